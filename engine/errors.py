@@ -1,0 +1,156 @@
+"""DynamoDB's exceptions, named and worded as DynamoDB names and words them.
+
+Every error the engine raises is one of these classes. Each carries the wire
+``__type`` namespace, the HTTP status and the JSON key its message travels
+under, so the boundaries (the boto3-shaped client, a wire server) convert
+them once without a lookup table of their own.
+"""
+
+from __future__ import annotations
+
+SERVICE_NS = "com.amazonaws.dynamodb.v20120810"
+VALIDATE_NS = "com.amazon.coral.validate"
+CORAL_NS = "com.amazon.coral.service"
+
+
+class DynamoDBError(Exception):
+    """Base of every DynamoDB exception: ``code`` is DynamoDB's error name."""
+
+    namespace = SERVICE_NS
+    http_status = 400
+    message_key = "message"
+
+    def __init__(self, message: str = "", **extra):
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+    @property
+    def code(self) -> str:
+        return type(self).__name__
+
+    @property
+    def wire_type(self) -> str:
+        return f"{self.namespace}#{self.code}"
+
+    def to_wire(self) -> dict:
+        """The JSON error body DynamoDB sends (extra members included)."""
+        body = {"__type": self.wire_type}
+        if self.message or self.message_key == "message":
+            body[self.message_key] = self.message
+        return body
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}" if self.message else self.code
+
+
+class ValidationException(DynamoDBError):
+    namespace = VALIDATE_NS
+
+
+class SerializationException(DynamoDBError):
+    namespace = CORAL_NS
+    message_key = "Message"
+
+
+class ResourceNotFoundException(DynamoDBError):
+    pass
+
+
+class ResourceInUseException(DynamoDBError):
+    pass
+
+
+class LimitExceededException(DynamoDBError):
+    pass
+
+
+class ConditionalCheckFailedException(DynamoDBError):
+    """A false condition; ``item`` is the current item when ALL_OLD was asked for."""
+
+    def __init__(self, message: str = "The conditional request failed", item: dict | None = None):
+        super().__init__(message)
+        self.item = item
+
+
+class DuplicateItemException(DynamoDBError):
+    def __init__(self, message: str = "Duplicate primary key exists in table"):
+        super().__init__(message)
+
+
+class CancellationReason:
+    """One entry of ``CancellationReasons``: a code, a message, maybe an item."""
+
+    __slots__ = ("code", "message", "item")
+
+    def __init__(self, code: str = "None", message: str | None = None, item: dict | None = None):
+        self.code = code
+        self.message = message
+        self.item = item
+
+    def __repr__(self) -> str:
+        return f"CancellationReason({self.code!r}, {self.message!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, CancellationReason) and (self.code, self.message, self.item) == (
+            other.code, other.message, other.item)
+
+
+class TransactionCanceledException(DynamoDBError):
+    message_key = "Message"
+
+    def __init__(self, reasons: list[CancellationReason]):
+        codes = ", ".join(r.code for r in reasons)
+        super().__init__(
+            f"Transaction cancelled, please refer cancellation reasons for specific reasons [{codes}]")
+        self.reasons = reasons
+
+
+class TransactionConflictException(DynamoDBError):
+    pass
+
+
+class TransactionInProgressException(DynamoDBError):
+    message_key = "Message"
+
+
+class IdempotentParameterMismatchException(DynamoDBError):
+    message_key = "Message"
+
+    def __init__(self, message: str = ("Specified idempotent token was used with different "
+                                       "request parameters within the idempotency window")):
+        super().__init__(message)
+
+
+class ItemCollectionSizeLimitExceededException(DynamoDBError):
+    pass
+
+
+class ProvisionedThroughputExceededException(DynamoDBError):
+    pass
+
+
+class ThrottlingException(DynamoDBError):
+    pass
+
+
+class RequestLimitExceeded(DynamoDBError):
+    pass
+
+
+class InternalServerError(DynamoDBError):
+    http_status = 500
+
+
+def _registry() -> dict[str, type[DynamoDBError]]:
+    found, todo = {}, [DynamoDBError]
+    while todo:
+        cls = todo.pop()
+        found[cls.__name__] = cls
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def error_class(code: str) -> type[DynamoDBError]:
+    """The exception class for DynamoDB's error name ``code``."""
+    return _registry().get(code, DynamoDBError)

@@ -1,0 +1,132 @@
+"""Table and index specifications: key schemas, projections, billing.
+
+These are the validated, immutable descriptions the storage layer works
+from. Building them from a CreateTable / UpdateTable request, with every
+DynamoDB validation message, lives in ``engine.table_requests``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import limits
+
+
+@dataclass(frozen=True, slots=True)
+class KeySchema:
+    """A partition key and an optional sort key, with their types ('S', 'N', 'B')."""
+
+    hash_name: str
+    hash_type: str
+    range_name: str | None = None
+    range_type: str | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.hash_name,) if self.range_name is None else (self.hash_name, self.range_name)
+
+    @property
+    def types(self) -> dict[str, str]:
+        found = {self.hash_name: self.hash_type}
+        if self.range_name is not None:
+            found[self.range_name] = self.range_type
+        return found
+
+    def to_api(self) -> list[dict]:
+        out = [{"AttributeName": self.hash_name, "KeyType": "HASH"}]
+        if self.range_name is not None:
+            out.append({"AttributeName": self.range_name, "KeyType": "RANGE"})
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Throughput:
+    """Provisioned read and write capacity units (None = on-demand)."""
+
+    read: int
+    write: int
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """KEYS_ONLY, INCLUDE (with non-key attributes) or ALL."""
+
+    type: str
+    non_key_attributes: tuple[str, ...] = ()
+
+    def to_api(self) -> dict:
+        out = {"ProjectionType": self.type}
+        if self.type == "INCLUDE":
+            out["NonKeyAttributes"] = list(self.non_key_attributes)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSpec:
+    """A local or global secondary index."""
+
+    name: str
+    kind: str  # 'LSI' or 'GSI'
+    key: KeySchema
+    projection: Projection
+    throughput: Throughput | None = None  # GSIs on provisioned tables only
+
+    @property
+    def is_global(self) -> bool:
+        return self.kind == "GSI"
+
+    def projected_names(self, table_key: KeySchema) -> frozenset[str] | None:
+        """Attribute names an index entry holds; None means every attribute (ALL)."""
+        if self.projection.type == "ALL":
+            return None
+        return frozenset(table_key.names) | frozenset(self.key.names) | frozenset(
+            self.projection.non_key_attributes)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """Everything CreateTable fixes about a table (UpdateTable makes a new spec)."""
+
+    name: str
+    key: KeySchema
+    attribute_types: dict[str, str]  # AttributeDefinitions
+    throughput: Throughput | None = None  # None = PAY_PER_REQUEST
+    indexes: tuple[IndexSpec, ...] = ()
+    stream_view_type: str | None = None
+    deletion_protection: bool = False
+
+    @property
+    def billing_mode(self) -> str:
+        return "PAY_PER_REQUEST" if self.throughput is None else "PROVISIONED"
+
+    @property
+    def lsis(self) -> tuple[IndexSpec, ...]:
+        return tuple(index for index in self.indexes if index.kind == "LSI")
+
+    @property
+    def gsis(self) -> tuple[IndexSpec, ...]:
+        return tuple(index for index in self.indexes if index.kind == "GSI")
+
+    def index(self, name: str) -> IndexSpec | None:
+        for index in self.indexes:
+            if index.name == name:
+                return index
+        return None
+
+    def initial_partitions(self, size_bytes: int = 0) -> int:
+        """ceil(max(RCU/3000 + WCU/1000, size/10 GB)), at least 1 (data-modeling.md)."""
+        read, write = ((limits.ON_DEMAND_INITIAL_RCU, limits.ON_DEMAND_INITIAL_WCU)
+                       if self.throughput is None else (self.throughput.read, self.throughput.write))
+        by_capacity = read / limits.PARTITION_RCU + write / limits.PARTITION_WCU
+        by_size = size_bytes / limits.PARTITION_BYTES
+        needed = max(by_capacity, by_size)
+        whole = int(needed)
+        return max(1, whole if whole == needed else whole + 1)
+
+
+def all_key_names(spec: TableSpec) -> frozenset[str]:
+    """Names of every key attribute of the table and of its indexes."""
+    names = set(spec.key.names)
+    for index in spec.indexes:
+        names.update(index.key.names)
+    return frozenset(names)

@@ -1,0 +1,448 @@
+"""DynamoDB's ten attribute types as Python values.
+
+=========  =====================  =========================================
+DynamoDB   Python (inside)        accepted at the boundary
+=========  =====================  =========================================
+S          str                    str
+N          decimal.Decimal        Decimal, int (bool excluded); float refused
+B          bytes                  bytes, bytearray, memoryview
+BOOL       bool                   bool
+NULL       None                   None
+L          list                   list, tuple
+M          dict (str keys)        dict
+SS/NS/BS   frozenset              set, frozenset (one scalar type, non-empty)
+=========  =====================  =========================================
+
+Inside the engine numbers are always normalised (``Decimal.normalize``,
+``-0`` → ``0``) and sets are frozensets, so equality and hashing of keys
+follow DynamoDB's value semantics. Wire JSON (``{"N": "1.5"}``) is converted
+only at the boundaries (``from_wire`` / ``to_wire``).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from decimal import Context, Decimal, InvalidOperation
+
+from . import limits
+from .errors import SerializationException, ValidationException
+
+# Arithmetic context: wide enough that 38-digit operands never round; results
+# are range-checked afterwards like any other number.
+NUMBER_CONTEXT = Context(prec=200, Emax=999_999, Emin=-999_999)
+ZERO = Decimal(0)
+
+_NUMBER_SYNTAX = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+
+SCALAR_TYPES = ("S", "N", "B")
+SET_TYPES = {"S": "SS", "N": "NS", "B": "BS"}
+ALL_TYPES = ("S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS")
+
+_SCALAR_TAG = {str: "S", Decimal: "N", bytes: "B", bool: "BOOL", type(None): "NULL",
+               list: "L", dict: "M"}
+
+
+class Missing:
+    """The value of a path that does not resolve (PartiQL's MISSING)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING = Missing()
+
+
+# --------------------------------------------------------------------- type tags
+
+def type_of(value) -> str:
+    """DynamoDB's type tag of an internal value: 'S', 'N', …, 'SS', 'NS', 'BS'."""
+    tag = _SCALAR_TAG.get(type(value))
+    if tag is not None:
+        return tag
+    if type(value) is frozenset:
+        return SET_TYPES[_SCALAR_TAG[type(next(iter(value)))]]
+    raise TypeError(f"not a DynamoDB value: {value!r}")
+
+
+# ----------------------------------------------------------------------- numbers
+
+def number_problem(number: Decimal) -> str | None:
+    """DynamoDB's complaint about a number's range or precision, or None.
+
+    Magnitude is checked before precision, as DynamoDB does (dynalite
+    ``checkNum``): the exponent of the leading digit must lie in -130..125.
+    """
+    if not number:
+        return None
+    exponent = number.adjusted()
+    if exponent > limits.NUMBER_MAX_EXPONENT:
+        return "Number overflow. Attempting to store a number with magnitude larger than supported range"
+    if exponent < limits.NUMBER_MIN_EXPONENT:
+        return "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+    if len(number.normalize(NUMBER_CONTEXT).as_tuple().digits) > limits.NUMBER_MAX_DIGITS:
+        return "Attempting to store more than 38 significant digits in a Number"
+    return None
+
+
+def normalize_number(number: Decimal) -> Decimal:
+    """The canonical form of a valid number (trailing zeros trimmed, -0 → 0)."""
+    if not number:
+        return ZERO
+    return number.normalize(NUMBER_CONTEXT)
+
+
+def checked_number(number: Decimal) -> Decimal:
+    """Validate and normalise a number; ValidationException when out of range."""
+    problem = number_problem(number)
+    if problem:
+        raise ValidationException(problem)
+    return normalize_number(number)
+
+
+def parse_number(text: str) -> Decimal:
+    """Parse DynamoDB number text (``"-00001.2340"``, ``"1e3"``) to a canonical Decimal."""
+    if not isinstance(text, str) or not text:
+        raise ValidationException("The parameter cannot be converted to a numeric value")
+    if not _NUMBER_SYNTAX.match(text):
+        raise ValidationException(f"The parameter cannot be converted to a numeric value: {text}")
+    try:
+        number = Decimal(text)
+    except InvalidOperation:  # exponent beyond the context's range
+        raise ValidationException(f"The parameter cannot be converted to a numeric value: {text}") from None
+    return checked_number(number)
+
+
+def number_text(number: Decimal) -> str:
+    """Plain decimal text without exponent, as DynamoDB returns numbers."""
+    return format(number, "f")
+
+
+def add_numbers(left: Decimal, right: Decimal, subtract: bool = False) -> Decimal:
+    """Exact sum or difference, range-checked like a stored number."""
+    result = NUMBER_CONTEXT.subtract(left, right) if subtract else NUMBER_CONTEXT.add(left, right)
+    return checked_number(result)
+
+
+# ------------------------------------------------------------ equality, ordering
+
+def values_equal(a, b) -> bool:
+    """DynamoDB equality: same type and same value; sets unordered, maps by content."""
+    ta, tb = type(a), type(b)
+    if ta is not tb:
+        return False
+    if ta is list:
+        return len(a) == len(b) and all(values_equal(x, y) for x, y in zip(a, b))
+    if ta is dict:
+        return a.keys() == b.keys() and all(values_equal(v, b[k]) for k, v in a.items())
+    if ta is frozenset:
+        return type_of(a) == type_of(b) and a == b
+    return a == b
+
+
+def comparable(a, b) -> bool:
+    """True when ``a`` and ``b`` can be ordered: both S, both N or both B."""
+    ta = type(a)
+    return ta is type(b) and (ta is str or ta is Decimal or ta is bytes)
+
+
+# Python orders str by code point, which is UTF-8 byte order, bytes by
+# unsigned bytes and Decimal numerically: exactly DynamoDB's orders for S, B, N.
+
+
+# ------------------------------------------------------------------------- sizes
+
+def utf8_len(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def number_size(number: Decimal) -> int:
+    """Bytes DynamoDB uses to store a number (spec §5.3): base-100 mantissa + exponent byte."""
+    if not number:
+        return 1
+    sign, digits, exponent = number.as_tuple()
+    count = len(digits)
+    leading = count + exponent  # E: digits before the point in 0.d × 10^E
+    mantissa = (count + (leading & 1) + 1) // 2
+    return 1 + mantissa + (1 if sign and mantissa < 20 else 0)
+
+
+def _set_size(value: frozenset) -> int:
+    kind = type(next(iter(value)))
+    if kind is str:
+        return sum(utf8_len(element) for element in value)
+    if kind is bytes:
+        return sum(len(element) for element in value)
+    return sum(number_size(element) for element in value)
+
+
+def value_size(value) -> int:
+    """Bytes a value counts toward item size (spec §5.3)."""
+    kind = type(value)
+    if kind is str:
+        return utf8_len(value)
+    if kind is Decimal:
+        return number_size(value)
+    if kind is bytes:
+        return len(value)
+    if kind is dict:
+        return 3 + sum(utf8_len(key) + 1 + value_size(item) for key, item in value.items())
+    if kind is list:
+        return 3 + sum(1 + value_size(item) for item in value)
+    if kind is frozenset:
+        return _set_size(value)
+    return 1  # BOOL, NULL
+
+
+def item_size(item: dict) -> int:
+    """Σ over top-level attributes of name bytes + value bytes (spec §5.3)."""
+    return sum(utf8_len(name) + value_size(value) for name, value in item.items())
+
+
+# ------------------------------------------------------------------------ copies
+
+def copy_value(value):
+    """A copy that shares nothing mutable with ``value`` (scalars are immutable)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copy_value(item) for key, item in value.items()}
+    if kind is list:
+        return [copy_value(item) for item in value]
+    return value
+
+
+def copy_item(item: dict) -> dict:
+    return {name: copy_value(value) for name, value in item.items()}
+
+
+# ------------------------------------------------------------- Python boundary
+
+FLOAT_MESSAGE = "Float types are not supported. Use Decimal types instead."
+
+
+def _set_from_python(value) -> frozenset:
+    if not value:
+        raise ValidationException("One or more parameter values were invalid: An string set  may not be empty")
+    members = [from_python(element) for element in value]
+    kinds = {type(member) for member in members}
+    if len(kinds) != 1 or kinds.pop() not in (str, Decimal, bytes):
+        raise TypeError("A set must hold strings only, numbers only or binaries only")
+    result = frozenset(members)
+    if len(result) != len(members):  # 1 and 1.0 collapse once normalised
+        raise ValidationException("Input collection contains duplicates")
+    return result
+
+
+def from_python(value):
+    """Convert a caller's Python value to the engine's canonical value.
+
+    ints become Decimals, numbers are range-checked and normalised, tuples
+    become lists, sets frozensets; floats are refused as boto3 refuses them.
+    The result shares nothing with the input.
+    """
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is Decimal:
+        return checked_number(value)
+    if kind is int:
+        return checked_number(Decimal(value))
+    if kind is float:
+        raise TypeError(FLOAT_MESSAGE)
+    if kind is bytes:
+        return value
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, dict):
+        return {_name(key): from_python(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [from_python(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return _set_from_python(value)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return checked_number(Decimal(int(value)))
+    raise TypeError(f"Unsupported type {type(value).__name__!r} for value {value!r}")
+
+
+def _name(key) -> str:
+    if not isinstance(key, str):
+        raise TypeError(f"Attribute names must be strings, not {type(key).__name__}")
+    return str(key)
+
+
+def item_from_python(item) -> dict:
+    """Convert a caller's item (a dict of attribute name → value)."""
+    if not isinstance(item, dict):
+        raise TypeError(f"An item must be a dict, not {type(item).__name__}")
+    return from_python(item)
+
+
+# ------------------------------------------------------------------ wire JSON
+
+def _wire_string(value, what="String"):
+    if isinstance(value, bool):
+        raise SerializationException(f"TRUE_VALUE cannot be converted to {what}" if value
+                                     else f"FALSE_VALUE cannot be converted to {what}")
+    if isinstance(value, int):
+        raise SerializationException(f"NUMBER_VALUE cannot be converted to {what}")
+    if isinstance(value, float):
+        raise SerializationException(f"DECIMAL_VALUE cannot be converted to {what}")
+    if isinstance(value, dict):
+        raise SerializationException("Start of structure or map found where not expected")
+    if isinstance(value, list):
+        raise SerializationException("Unrecognized collection type class java.lang.String")
+    if value is None:
+        return None
+    return value
+
+
+def _wire_blob(text) -> bytes:
+    text = _wire_string(text)
+    if len(text) % 4:
+        raise SerializationException(
+            f"Base64 encoded length is expected a multiple of 4 bytes but found: {len(text)}")
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        raise SerializationException("Invalid last non-pad Base64 character dectected") from None
+
+
+def _wire_list(value) -> list:
+    if not isinstance(value, list):
+        raise SerializationException("Unexpected field type")
+    return value
+
+
+def _wire_set(kind: str, members: list, convert) -> frozenset:
+    members = _wire_list(members)
+    if not members:
+        name = {"SS": "An string set  may not be empty", "NS": "An number set  may not be empty",
+                "BS": "Binary sets should not be empty"}[kind]
+        raise ValidationException(f"One or more parameter values were invalid: {name}")
+    values = [convert(member) for member in members]
+    result = frozenset(values)
+    if len(result) != len(values):
+        rendered = ", ".join(str(member) for member in members)
+        raise ValidationException({
+            "SS": f"One or more parameter values were invalid: Input collection [{rendered}] contains duplicates.",
+            "BS": f"One or more parameter values were invalid: Input collection [{rendered}]of type BS contains duplicates.",
+            "NS": "Input collection contains duplicates",
+        }[kind])
+    return result
+
+
+def _wire_null(flag) -> None:
+    if flag is not True:
+        raise ValidationException(
+            "One or more parameter values were invalid: Null attribute value types must have the value of true")
+    return None
+
+
+def _wire_bool(flag) -> bool:
+    if isinstance(flag, str) and flag.lower() in ("true", "false"):
+        return flag.lower() == "true"
+    if not isinstance(flag, bool):
+        raise SerializationException("Unexpected value type in payload")
+    return flag
+
+
+def _wire_map(members) -> dict:
+    if not isinstance(members, dict):
+        raise SerializationException("Unexpected value type in payload")
+    return {name: from_wire(member) for name, member in members.items()}
+
+
+_FROM_WIRE = {
+    "S": lambda v: _wire_string(v),
+    "N": lambda v: parse_number(_wire_string(v)),
+    "B": _wire_blob,
+    "BOOL": _wire_bool,
+    "NULL": _wire_null,
+    "L": lambda v: [from_wire(member) for member in _wire_list(v)],
+    "M": _wire_map,
+    "SS": lambda v: _wire_set("SS", v, _wire_string),
+    "NS": lambda v: _wire_set("NS", v, lambda m: parse_number(_wire_string(m))),
+    "BS": lambda v: _wire_set("BS", v, _wire_blob),
+}
+
+
+def from_wire(attribute_value):
+    """Convert a wire AttributeValue (``{"N": "1.5"}``) to an engine value."""
+    if not isinstance(attribute_value, dict):
+        raise SerializationException("Unexpected value type in payload")
+    present = [key for key in attribute_value if key in _FROM_WIRE and attribute_value[key] is not None]
+    if not present:
+        raise ValidationException(
+            "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+    if len(present) > 1:
+        raise ValidationException(
+            "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+    kind = present[0]
+    return _FROM_WIRE[kind](attribute_value[kind])
+
+
+def item_from_wire(item) -> dict:
+    if not isinstance(item, dict):
+        raise SerializationException("Unexpected value type in payload")
+    return {name: from_wire(value) for name, value in item.items()}
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def to_wire(value) -> dict:
+    """Convert an engine value to a wire AttributeValue."""
+    kind = type(value)
+    if kind is str:
+        return {"S": value}
+    if kind is Decimal:
+        return {"N": number_text(value)}
+    if kind is bool:
+        return {"BOOL": value}
+    if value is None:
+        return {"NULL": True}
+    if kind is bytes:
+        return {"B": _b64(value)}
+    if kind is dict:
+        return {"M": {name: to_wire(member) for name, member in value.items()}}
+    if kind is list:
+        return {"L": [to_wire(member) for member in value]}
+    tag = type_of(value)
+    if tag == "SS":
+        return {"SS": sorted(value)}
+    if tag == "NS":
+        return {"NS": [number_text(n) for n in sorted(value)]}
+    return {"BS": [_b64(b) for b in sorted(value)]}
+
+
+def item_to_wire(item: dict) -> dict:
+    return {name: to_wire(value) for name, value in item.items()}
+
+
+# ------------------------------------------------------------- item checks
+
+def nesting_problem(value, depth: int = 1) -> bool:
+    """True when a map or list sits at depth 32 or deeper (top-level value = depth 1)."""
+    kind = type(value)
+    if kind is dict:
+        return depth >= limits.MAX_NESTING_DEPTH or any(
+            nesting_problem(member, depth + 1) for member in value.values())
+    if kind is list:
+        return depth >= limits.MAX_NESTING_DEPTH or any(
+            nesting_problem(member, depth + 1) for member in value)
+    return False
