@@ -96,10 +96,12 @@ def number_problem(number: Decimal) -> str | None:
 
 
 def normalize_number(number: Decimal) -> Decimal:
-    """The canonical form of a valid number (trailing zeros trimmed, -0 → 0)."""
+    """The canonical form of a valid number: plain digits, no exponent, no
+    trailing fractional zeros, -0 → 0 (``Decimal('2020')``, not ``2.02E+3``)."""
     if not number:
         return ZERO
-    return number.normalize(NUMBER_CONTEXT)
+    normal = number.normalize(NUMBER_CONTEXT)
+    return normal if normal.as_tuple().exponent <= 0 else Decimal(format(normal, "f"))
 
 
 def checked_number(number: Decimal) -> Decimal:
@@ -173,6 +175,8 @@ def number_size(number: Decimal) -> int:
     sign, digits, exponent = number.as_tuple()
     count = len(digits)
     leading = count + exponent  # E: digits before the point in 0.d × 10^E
+    while digits[count - 1] == 0:  # trailing zeros of an integer are not significant
+        count -= 1
     mantissa = (count + (leading & 1) + 1) // 2
     return 1 + mantissa + (1 if sign and mantissa < 20 else 0)
 

@@ -1,0 +1,113 @@
+"""Engine benchmark: single thread, in process, through the public Engine API.
+
+    python bench/engine.py [--sizes 10000 100000] [--runs 5]
+
+For tables of each size: GetItem, PutItem, UpdateItem, Query of 100 items,
+Scan of 10k items with a filter — ops/s and µs/op, the median of several
+runs — plus memory per item (tracemalloc while loading). Targets (issue 2):
+GetItem ≥ 100,000/s, PutItem ≥ 50,000/s, Query(100) ≥ 5,000/s, Scan ≥
+500,000 evaluated items/s, point reads flat from 10k to 100k items.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import tracemalloc
+
+from partiql.engine import Engine
+
+QUERY_PARTITIONS = 100  # partition-key values holding 100 items each, for Query(100)
+
+
+def make_engine() -> Engine:
+    engine = Engine()
+    engine.create_table(
+        TableName="bench", BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "sk", "AttributeType": "N"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}])
+    return engine
+
+
+def item(i: int) -> dict:
+    return {"pk": f"user#{i % QUERY_PARTITIONS if i < QUERY_PARTITIONS * 100 else i}", "sk": i,
+            "name": f"name {i}", "age": i % 90, "active": i % 3 == 0, "tags": ["a", "b"]}
+
+
+def load(engine: Engine, size: int) -> float:
+    """Load ``size`` items; return bytes of memory per item."""
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for i in range(size):
+        engine.put_item(TableName="bench", Item=item(i))
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / size
+
+
+def timed(fn, count: int, runs: int) -> float:
+    """Median seconds per call over ``runs`` runs of ``count`` calls."""
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for i in range(count):
+            fn(i)
+        samples.append((time.perf_counter() - start) / count)
+    return statistics.median(samples)
+
+
+def bench(size: int, runs: int) -> list[tuple[str, float, str]]:
+    engine = make_engine()
+    per_item = load(engine, size)
+    keys = [{"pk": item(i)["pk"], "sk": i} for i in range(0, size, max(1, size // 1000))]
+    n = len(keys)
+    results = []
+
+    def get(i):
+        engine.get_item(TableName="bench", Key=keys[i % n])
+
+    def put(i):
+        engine.put_item(TableName="bench", Item={"pk": f"new#{i}", "sk": i, "name": "x", "age": 1})
+
+    def update(i):
+        engine.update_item(TableName="bench", Key=keys[i % n], UpdateExpression="SET age = age + :one",
+                           ExpressionAttributeValues={":one": 1})
+
+    def query(i):
+        engine.query(TableName="bench", KeyConditionExpression="pk = :p",
+                     ExpressionAttributeValues={":p": f"user#{i % QUERY_PARTITIONS}"})
+
+    def scan(_):
+        start = None
+        for _ in range(10_000 // 1000):
+            page = engine.scan(TableName="bench", FilterExpression="age > :a",
+                               ExpressionAttributeValues={":a": 45}, Limit=1000,
+                               **({"ExclusiveStartKey": start} if start else {}))
+            start = page.get("LastEvaluatedKey")
+
+    for name, fn, count, unit in (("GetItem", get, 20_000, "ops"), ("PutItem", put, 20_000, "ops"),
+                                  ("UpdateItem", update, 10_000, "ops"), ("Query(100)", query, 1000, "ops"),
+                                  ("Scan 10k + filter", scan, 5, "items")):
+        seconds = timed(fn, count, runs)
+        rate = (10_000 if unit == "items" else 1) / seconds
+        results.append((name, rate, f"{seconds * 1e6:,.1f} µs/op"))
+    results.append(("memory per item", per_item, "bytes"))
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    for size in args.sizes:
+        print(f"table of {size:,} items")
+        for name, rate, detail in bench(size, args.runs):
+            unit = "B/item" if name == "memory per item" else ("items/s" if "Scan" in name else "ops/s")
+            print(f"  {name:<20} {rate:>14,.0f} {unit:<8} {detail}")
+
+
+if __name__ == "__main__":
+    main()

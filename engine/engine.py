@@ -1,0 +1,419 @@
+"""The engine: a catalog of tables and DynamoDB's operations on model objects.
+
+This is the typed core both front ends share. The DynamoDB-shaped request
+layer (``engine.requests``) parses expression text and request members into
+the calls below; the PartiQL executor calls them directly with the plans'
+model objects. Every operation holds the engine lock for its whole
+duration, so each is atomic and a transaction is isolated.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from . import limits
+from .capacity import Consumed, read_units
+from .errors import (CancellationReason, ConditionalCheckFailedException, DynamoDBError,
+                     IdempotentParameterMismatchException, ResourceInUseException,
+                     ResourceNotFoundException, TransactionCanceledException, ValidationException)
+from .expressions.evaluate import matches
+from .expressions.update import apply_update
+from .keys import key_from_item, key_hash
+from .partition import Record
+from .schema import IndexSpec, TableSpec
+from .table import UPDATE_TOO_LARGE, Mutation, Page, Table
+
+NOT_FOUND = "Requested resource not found"
+CONDITION_FAILED = "The conditional request failed"
+
+
+class _Top:
+    """Sorts after every key value (an open upper bound inside sort tuples)."""
+
+    def __lt__(self, other):
+        return False
+
+    def __le__(self, other):
+        return other is self
+
+    def __gt__(self, other):
+        return other is not self
+
+    def __ge__(self, other):
+        return True
+
+    def __eq__(self, other):
+        return other is self
+
+    __hash__ = object.__hash__
+
+
+TOP = _Top()
+
+
+@dataclass(slots=True)
+class WriteResult:
+    """What a single-item write did."""
+
+    old: dict | None
+    new: dict | None
+    consumed: Consumed
+
+
+@dataclass(slots=True)
+class WriteAction:
+    """One write of a transaction or batch, on model objects.
+
+    ``kind`` is 'Put', 'Update', 'Delete' or 'ConditionCheck'; ``key`` is
+    (hash, range) for all but Put, whose key comes from ``item``.
+    """
+
+    kind: str
+    table: str
+    key: tuple | None = None
+    item: dict | None = None
+    update: object = None
+    condition: object = None
+    return_old_on_failure: bool = False
+    # How a failed condition is reported (PartiQL INSERT reports DuplicateItem).
+    failure: tuple = ("ConditionalCheckFailed", CONDITION_FAILED)
+    upsert: bool = True  # Update creates a missing item (False: PartiQL UPDATE never does)
+
+
+@dataclass
+class _Idempotent:
+    fingerprint: object
+    at: float
+    result: object
+
+
+class Engine:
+    """A local DynamoDB: tables, items, indexes, capacity; thread-safe."""
+
+    def __init__(self, limits_: limits.Limits | None = None, region: str = "us-east-1",
+                 account: str = "123456789012"):
+        self.limits = limits_ or limits.Limits()
+        self.region = region
+        self.account = account
+        self.tables: dict[str, Table] = {}
+        self.version = 0  # bumped by every catalog change; plan caches key on it
+        self.lock = threading.RLock()
+        self._tokens: dict[str, _Idempotent] = {}
+
+    # ---------------------------------------------------------------- tables
+    def table(self, name: str) -> Table:
+        """The table named ``name``; ResourceNotFoundException when absent."""
+        table = self.tables.get(name)
+        if table is None:
+            raise ResourceNotFoundException(NOT_FOUND)
+        return table
+
+    def add_table(self, spec: TableSpec) -> Table:
+        with self.lock:
+            if spec.name in self.tables:
+                raise ResourceInUseException(f"Table already exists: {spec.name}")
+            table = self.tables[spec.name] = Table(spec, self.limits)
+            self.version += 1
+            return table
+
+    def remove_table(self, name: str) -> Table:
+        with self.lock:
+            table = self.tables.get(name)
+            if table is None:
+                raise ResourceNotFoundException(f"Requested resource not found: Table: {name} not found")
+            del self.tables[name]
+            self.version += 1
+            return table
+
+    def table_names(self) -> list[str]:
+        with self.lock:
+            return sorted(self.tables, key=lambda n: n.encode("utf-8"))
+
+    # ------------------------------------------------------------ point reads
+    def get(self, table_name: str, key: tuple, consistent: bool = False,
+            transactional: bool = False) -> tuple[dict | None, Consumed]:
+        """GetItem: the stored item (not copied) or None, and the capacity."""
+        with self.lock:
+            table = self.table(table_name)
+            record = table.get(*key)
+            consumed = Consumed(table.name, transactional)
+            size = record.size if record is not None else 1  # a miss still costs (spec §6.2)
+            consumed.table.read = 2 * read_units(size, True) if transactional else read_units(size, consistent)
+            return (record.item if record is not None else None), consumed
+
+    # ----------------------------------------------------------------- writes
+    def write(self, action: WriteAction) -> WriteResult:
+        """PutItem / UpdateItem / DeleteItem: check the condition, then write.
+
+        The condition is evaluated against the stored item before the update
+        is computed, so a false condition wins over update errors (item-api §2.1).
+        """
+        with self.lock:
+            table = self.table(action.table)
+            located = table.locate(*self._action_key(table, action))
+            old = table.lookup(located)
+            self._check_condition(action, old)
+            mutation = self._mutation(table, action, located, old, transactional=False)
+            if action.kind != "ConditionCheck":
+                table.commit(mutation)
+            new = mutation.new.item if mutation.new is not None else None
+            return WriteResult(old.item if old is not None else None, new, mutation.consumed)
+
+    @staticmethod
+    def _action_key(table: Table, action: WriteAction) -> tuple:
+        if action.kind == "Put":
+            return key_from_item(table.spec.key, action.item)
+        return action.key
+
+    def _mutation(self, table: Table, action: WriteAction, located: tuple, old: Record | None,
+                  transactional: bool) -> Mutation:
+        if action.kind == "Put":
+            return table.prepare(located, old, action.item, transactional=transactional)
+        if action.kind == "Delete":
+            return table.prepare(located, old, None, transactional=transactional)
+        if action.kind == "ConditionCheck":
+            mutation = Mutation(table, *located, old, old)
+            mutation.consumed = Consumed(table.name, transactional)
+            units = read_units(old.size if old is not None else 1, True)
+            mutation.consumed.table.read = 2 * units if transactional else units
+            return mutation
+        new = self._updated(table, action, located, old.item if old is not None else None)
+        return table.prepare(located, old, new, transactional=transactional, too_large=UPDATE_TOO_LARGE)
+
+    @staticmethod
+    def _updated(table: Table, action: WriteAction, located: tuple, old: dict | None) -> dict | None:
+        if old is None and not action.upsert:
+            return None
+        base = old if old is not None else table.key_of(located[1], located[2])
+        new = (apply_update(action.update, base, exists=old is not None) if action.update is not None
+               else dict(base))
+        if old is None and _only_removals(action.update):
+            return None  # REMOVE/DELETE on a missing item creates nothing (item-api §3.10)
+        return new
+
+    @staticmethod
+    def _check_condition(action: WriteAction, old: Record | None) -> None:
+        if action.condition is None:
+            return
+        if not matches(action.condition, old.item if old is not None else {}):
+            item = old.item if (action.return_old_on_failure and old is not None) else None
+            raise ConditionalCheckFailedException(CONDITION_FAILED, item=item)
+
+    # ------------------------------------------------------------ transactions
+    def transact_write(self, actions: list[WriteAction], token: str | None = None,
+                       fingerprint=None) -> list[Consumed]:
+        """TransactWriteItems: every condition, then every write, or nothing.
+
+        Returns each action's capacity (``per_table`` sums them as DynamoDB reports).
+
+        All conditions are evaluated (no short-circuit); when an action hits a
+        validation problem only the first such action is reported (item-api §5.15).
+        """
+        with self.lock:
+            replay = self._replay(token, fingerprint)
+            if replay is not None:
+                return replay
+            self._check_distinct(actions, "Transaction request cannot include multiple operations on one item")
+            outcomes = [self._prepare_transactional(action) for action in actions]
+            reasons = [reason for _, reason in outcomes]
+            invalid = [i for i, reason in enumerate(reasons) if reason.code == "ValidationError"]
+            if invalid:
+                reasons = [reason if i == invalid[0] else CancellationReason()
+                           for i, reason in enumerate(reasons)]
+            if any(reason.code != "None" for reason in reasons):
+                raise TransactionCanceledException(reasons)
+            for action, (mutation, _) in zip(actions, outcomes):
+                if action.kind != "ConditionCheck":
+                    mutation.table.commit(mutation)
+            consumed = [mutation.consumed for mutation, _ in outcomes]
+            self._remember(token, fingerprint, consumed)
+            return consumed
+
+    def _prepare_transactional(self, action: WriteAction) -> tuple[Mutation | None, CancellationReason]:
+        table = self.tables.get(action.table)
+        if table is None:
+            return None, CancellationReason("ResourceNotFound", NOT_FOUND)
+        try:
+            located = table.locate(*self._action_key(table, action))
+            old = table.lookup(located)
+        except ValidationException as error:
+            return None, CancellationReason("ValidationError", error.message)
+        try:
+            self._check_condition(action, old)
+        except ConditionalCheckFailedException as error:
+            code, message = action.failure
+            return None, CancellationReason(code, message, error.item)
+        try:
+            return self._mutation(table, action, located, old, transactional=True), CancellationReason()
+        except ValidationException as error:
+            return None, CancellationReason("ValidationError", error.message)
+        except DynamoDBError as error:
+            return None, CancellationReason(_reason_code(error), error.message)
+
+    def transact_get(self, reads: list[tuple[str, tuple]]) -> tuple[list[dict | None], list[Consumed]]:
+        """TransactGetItems: every item read at one instant; 2 × R(b) each."""
+        with self.lock:
+            self._check_distinct([WriteAction("Get", t, k) for t, k in reads],
+                                 "Transaction request cannot include multiple operations on one item")
+            items, consumed = [], []
+            for table_name, key in reads:
+                item, units = self.get(table_name, key, transactional=True)
+                items.append(item)
+                consumed.append(units)
+            return items, consumed
+
+    def _check_distinct(self, actions, message: str) -> None:
+        seen = set()
+        for action in actions:
+            table = self.tables.get(action.table)
+            if table is None:
+                continue
+            key = self._action_key(table, action)
+            located = (action.table, *table.locate(*key)[1:])
+            if located in seen:
+                raise ValidationException(message)
+            seen.add(located)
+
+    def _replay(self, token, fingerprint):
+        if token is None:
+            return None
+        now = time.time()
+        self._tokens = {t: e for t, e in self._tokens.items()
+                        if now - e.at < limits.IDEMPOTENCY_WINDOW_SECONDS}
+        entry = self._tokens.get(token)
+        if entry is None:
+            return None
+        if entry.fingerprint != fingerprint:
+            raise IdempotentParameterMismatchException()
+        return entry.result
+
+    def _remember(self, token, fingerprint, result) -> None:
+        if token is not None:
+            self._tokens[token] = _Idempotent(fingerprint, time.time(), result)
+
+    # ---------------------------------------------------------------- batches
+    def batch_write(self, actions: list[WriteAction]) -> list[Consumed]:
+        """BatchWriteItem: validated as a whole, then every put/delete applied."""
+        with self.lock:
+            for action in actions:
+                self.table(action.table)
+            self._check_distinct(actions, "Provided list of item keys contains duplicates")
+            mutations = []
+            for action in actions:
+                table = self.tables[action.table]
+                located = table.locate(*self._action_key(table, action))
+                mutations.append(self._mutation(table, action, located, table.lookup(located), False))
+            for mutation in mutations:
+                mutation.table.commit(mutation)
+            return [mutation.consumed for mutation in mutations]
+
+    # ------------------------------------------------------------ query / scan
+    def query_page(self, table_name: str, index_name: str | None, hash_value, sort_condition=None, *,
+              forward: bool = True, start_key: dict | None = None, limit: int | None = None,
+              consistent: bool = False, matches_fn=None, reach_back: bool = False) -> Page:
+        """One page of a Query; ``sort_condition`` is (op, value[, value2])."""
+        with self.lock:
+            table = self.table(table_name)
+            index = self._index(table, index_name)
+            store, space, key = table.source(index)
+            entries = self._key_range(table, index, store, space, hash_value, sort_condition,
+                                      forward, start_key)
+            return table.read_page(index, entries, limit=limit, consistent=consistent,
+                                   matches=matches_fn, reach_back=reach_back)
+
+    def scan_page(self, table_name: str, index_name: str | None = None, *, start_key: dict | None = None,
+             limit: int | None = None, consistent: bool = False, matches_fn=None,
+             segment: int = 0, total_segments: int = 1, reach_back: bool = False) -> Page:
+        """One page of a Scan (of a segment of the hash space, for parallel scans)."""
+        with self.lock:
+            table = self.table(table_name)
+            index = self._index(table, index_name)
+            store, space, _ = table.source(index)
+            lo, hi = segment_range(segment, total_segments)
+            after = table.position(index, start_key) if start_key else None
+            entries = store.scan(space, after, lo, hi)
+            return table.read_page(index, entries, limit=limit, consistent=consistent,
+                                   matches=matches_fn, reach_back=reach_back)
+
+    @staticmethod
+    def _index(table: Table, index_name: str | None) -> IndexSpec | None:
+        if index_name is None:
+            return None
+        index = table.spec.index(index_name)
+        if index is None:
+            raise ValidationException(f"The table does not have the specified index: {index_name}")
+        return index
+
+    @staticmethod
+    def _key_range(table, index, store, space, hash_value, condition, forward, start_key):
+        h = key_hash(hash_value)
+        group = store.group(space, h, hash_value)
+        if group is None:
+            return iter(())
+        if not store.grouped[space]:  # a hash-only table holds one item per key
+            return iter(()) if start_key else iter(((h, hash_value, None, group),))
+        low, high = _bounds(condition)
+        if start_key:
+            _, _, at = table.position(index, start_key)
+            if forward:
+                low = (at, False)
+            else:
+                high = (at, False)
+        keys = group.irange(low[0], high[0], (low[1], high[1]), reverse=not forward)
+        prefix = condition[1] if condition and condition[0] == "BEGINS_WITH" else None
+        return _entries(h, hash_value, group, keys, prefix)
+
+
+def _bounds(condition) -> tuple[tuple, tuple]:
+    """irange bounds ((value, inclusive), …) over sort tuples for a sort-key condition."""
+    if condition is None:
+        return (None, True), (None, True)
+    op, value = condition[0], condition[1]
+    return {
+        "=": lambda: (((value,), True), ((value, TOP), True)),
+        "<": lambda: ((None, True), ((value,), False)),
+        "<=": lambda: ((None, True), ((value, TOP), True)),
+        ">": lambda: (((value, TOP), False), (None, True)),
+        ">=": lambda: (((value,), True), (None, True)),
+        "BETWEEN": lambda: (((value,), True), ((condition[2], TOP), True)),
+        "BEGINS_WITH": lambda: (((value,), True), (None, True)),
+    }[op]()
+
+
+def _entries(h, pk, group, keys, prefix):
+    for sort in keys:
+        if prefix is not None and not sort[0].startswith(prefix):
+            return
+        yield h, pk, sort, group[sort]
+
+
+def segment_range(segment: int, total: int) -> tuple[int, int]:
+    """The hash range [lo, hi) a parallel-scan segment covers."""
+    step = limits.HASH_SPACE // total
+    lo = segment * step
+    return lo, (limits.HASH_SPACE if segment == total - 1 else lo + step)
+
+
+def _only_removals(update) -> bool:
+    from .expressions.model import Delete, Remove
+    return update is not None and all(isinstance(a, (Remove, Delete)) for a in update.actions)
+
+
+def _reason_code(error: DynamoDBError) -> str:
+    code = error.code
+    return code[:-len("Exception")] if code.endswith("Exception") else code
+
+
+def per_table(consumed: list) -> list[Consumed]:
+    """Sum capacity per table, tables in order of first appearance."""
+    merged: dict[str, Consumed] = {}
+    for units in consumed:
+        if units is None:
+            continue
+        into = merged.get(units.table_name)
+        if into is None:
+            into = merged[units.table_name] = Consumed(units.table_name, units.transactional)
+        into.merge(units)
+    return list(merged.values())

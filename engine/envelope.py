@@ -1,0 +1,437 @@
+"""Request shapes as data, and DynamoDB's first two request checks (item-api §1.1, §2.1–§2.2).
+
+A *shape* is a plain dict describing one request member, the way DynamoDB's
+service model does:
+
+====================  ============================================================
+key                   meaning
+====================  ============================================================
+``type``              ``String`` ``Integer`` ``Long`` ``Double`` ``Boolean`` ``Blob``
+                      ``List`` ``Map`` ``Structure`` (Java names: they appear in
+                      SerializationException texts)
+``required``          ``Member must not be null``
+``pattern``           ``Member must satisfy regular expression pattern: <p>`` (full match)
+``min_len/max_len``   length of a string (UTF-16 units, as Java counts), list, map, blob
+``min/max``           numeric range
+``enum``              tuple in the *server's* order (it is printed in that order)
+``member``            List: the element shape (paths ``<list>.<i>.member``, 1-based)
+``key/value``         Map: key and value shapes (paths ``<map>.<key>.member``)
+``members``           Structure: ``{MemberName: shape}`` in the server's member order
+``name``              Structure: the Java class name (only for one SerializationException text)
+``scalar_error``      Structure: the SerializationException text when a scalar is given
+====================  ============================================================
+
+The helpers ``string()``, ``long()``, ``list_of()``, … only build such dicts.
+
+Two passes, matching DynamoDB's phases 2 and 4 (§2.1):
+
+* ``check_types(request, shape)`` — JSON types; raises ``SerializationException``
+  and returns a normalised copy (unknown and null members dropped, boolean
+  strings coerced, decimals truncated for integral members).
+* ``validate(request, shape)`` — every constraint violation, at most ten of them,
+  in one ``ValidationException``: ``N validation errors detected: a; b``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from decimal import Decimal
+
+from .errors import SerializationException, ValidationException
+
+MAX_REPORTED = 10
+NAME_PATTERN = "[a-zA-Z0-9_.-]+"
+
+# ----------------------------------------------------------- enums (server order)
+# §2.2: the envelope prints enum value sets in the server's order, not botocore's.
+RETURN_CONSUMED_CAPACITY = ("INDEXES", "TOTAL", "NONE")
+RETURN_ITEM_COLLECTION_METRICS = ("SIZE", "NONE")
+RETURN_VALUES = ("ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW")
+RETURN_VALUES_ON_CONDITION_CHECK_FAILURE = ("ALL_OLD", "NONE")
+SELECT = ("SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES")
+COMPARISON_OPERATOR = ("IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL",
+                       "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS")
+CONDITIONAL_OPERATOR = ("OR", "AND")
+ATTRIBUTE_ACTION = ("ADD", "DELETE", "PUT")
+BILLING_MODE = ("PROVISIONED", "PAY_PER_REQUEST")
+KEY_TYPE = ("HASH", "RANGE")
+ATTRIBUTE_TYPE = ("B", "N", "S")
+PROJECTION_TYPE = ("ALL", "INCLUDE", "KEYS_ONLY")
+# INF: the spec pins no server order for these three; botocore's order is used.
+STREAM_VIEW_TYPE = ("NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+TABLE_CLASS = ("STANDARD", "STANDARD_INFREQUENT_ACCESS")
+SSE_TYPE = ("AES256", "KMS")
+
+
+# ------------------------------------------------------------- shape builders
+
+def _shape(type_: str, **constraints) -> dict:
+    shape = {"type": type_}
+    shape.update((key, value) for key, value in constraints.items()
+                 if value is not None and value is not False)
+    return shape
+
+
+def string(*, required=False, pattern=None, min_len=None, max_len=None, enum=None) -> dict:
+    """A String member."""
+    return _shape("String", required=required, pattern=pattern, min_len=min_len,
+                  max_len=max_len, enum=tuple(enum) if enum else None)
+
+
+def integer(*, required=False, min=None, max=None) -> dict:  # noqa: A002 - DynamoDB's words
+    """An Integer member (e.g. Limit)."""
+    return _shape("Integer", required=required, min=min, max=max)
+
+
+def long(*, required=False, min=None, max=None) -> dict:  # noqa: A002
+    """A Long member (e.g. ReadCapacityUnits)."""
+    return _shape("Long", required=required, min=min, max=max)
+
+
+def double(*, required=False, min=None, max=None) -> dict:  # noqa: A002
+    """A Double member."""
+    return _shape("Double", required=required, min=min, max=max)
+
+
+def boolean(*, required=False) -> dict:
+    """A Boolean member."""
+    return _shape("Boolean", required=required)
+
+
+def blob(*, required=False, min_len=None, max_len=None) -> dict:
+    """A Blob member (base64 text on the wire, bytes in process)."""
+    return _shape("Blob", required=required, min_len=min_len, max_len=max_len)
+
+
+def list_of(member: dict, *, required=False, min_len=None, max_len=None) -> dict:
+    """A List member whose elements have shape ``member``."""
+    return _shape("List", member=member, required=required, min_len=min_len, max_len=max_len)
+
+
+def map_of(key: dict, value: dict, *, required=False, min_len=None, max_len=None) -> dict:
+    """A Map member (string keys)."""
+    return _shape("Map", key=key, value=value, required=required, min_len=min_len, max_len=max_len)
+
+
+def structure(members: dict, *, required=False, name=None, scalar_error=None) -> dict:
+    """A Structure member; ``members`` in the server's member order."""
+    return _shape("Structure", members=dict(members), required=required, name=name,
+                  scalar_error=scalar_error)
+
+
+# The wire AttributeValue ({"N": "1"}), for the type pass only: its
+# well-formedness (exactly one type, non-empty sets, numbers) is a later phase
+# (engine.types.from_wire). Requests already holding engine values (the Python
+# API) must not be checked against it.
+ATTRIBUTE_VALUE = structure({
+    "S": string(), "N": string(), "B": blob(),
+    "SS": list_of(string()), "NS": list_of(string()), "BS": list_of(blob()),
+    "M": None, "L": None, "NULL": boolean(), "BOOL": boolean(),
+}, name="AttributeValue", scalar_error="Unexpected value type in payload")
+ATTRIBUTE_VALUE["members"]["M"] = map_of(string(), ATTRIBUTE_VALUE)
+ATTRIBUTE_VALUE["members"]["L"] = list_of(ATTRIBUTE_VALUE)
+ATTRIBUTE_MAP = map_of(string(), ATTRIBUTE_VALUE)
+
+# Item-operation TableName (§2.2): a name must match the pattern and be 3..255.
+TABLE_NAME = string(required=True, pattern=NAME_PATTERN, min_len=3, max_len=255)
+
+
+# ================================================================ type pass (§1.1)
+
+_JAVA_CLASS = {"String": "java.lang.String", "Integer": "java.lang.Integer",
+               "Long": "java.lang.Long", "Double": "java.lang.Double",
+               "Boolean": "java.lang.Boolean", "Blob": "java.nio.ByteBuffer"}
+_MODEL_NS = "com.amazonaws.dynamodb.v20120810"
+_BOOLEAN_WORDS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+
+def _token(value) -> str:
+    """The JSON token class Coral names in its conversion errors."""
+    if isinstance(value, bool):
+        return "TRUE_VALUE" if value else "FALSE_VALUE"
+    if isinstance(value, int):
+        return "NUMBER_VALUE"
+    if isinstance(value, Decimal) and value.is_finite() and value.as_tuple().exponent >= 0:
+        return "NUMBER_VALUE"
+    if isinstance(value, (float, Decimal)):
+        return "DECIMAL_VALUE"  # json's 1.0 is a decimal token although integral
+    return "STRING_VALUE"
+
+
+def _java_type(shape: dict) -> str:
+    kind = shape["type"]
+    if kind == "Structure":
+        return f"{_MODEL_NS}.{shape.get('name', 'Structure')}"
+    if kind == "List":
+        return f"java.util.List<{_java_type(shape['member'])}>"
+    if kind == "Map":
+        return f"java.util.Map<java.lang.String, {_java_type(shape['value'])}>"
+    return _JAVA_CLASS[kind]
+
+
+def _not_scalar(value, java_name: str) -> None:
+    """Objects and arrays where a scalar is expected."""
+    if isinstance(value, dict):
+        raise SerializationException("Start of structure or map found where not expected")
+    if isinstance(value, (list, tuple)):
+        raise SerializationException(f"Unrecognized collection type class {java_name}")
+
+
+def _as_string(value, shape):
+    _not_scalar(value, _JAVA_CLASS["String"])
+    if not isinstance(value, str):
+        raise SerializationException(f"{_token(value)} cannot be converted to String")
+    return value
+
+
+def _as_number(value, shape):
+    kind = shape["type"]
+    _not_scalar(value, _JAVA_CLASS[kind])
+    if isinstance(value, (bool, str)) or not isinstance(value, (int, float, Decimal)) \
+            or (not isinstance(value, int) and not math.isfinite(value)):
+        raise SerializationException(f"{_token(value)} cannot be converted to {kind}")
+    if kind == "Double" or isinstance(value, int):
+        return value
+    # INF: integral members truncate a decimal (dynalite's floor; Coral's
+    # "TruncatingBigNumber").
+    return math.floor(value)
+
+
+def _as_boolean(value, shape):
+    _not_scalar(value, _JAVA_CLASS["Boolean"])
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in _BOOLEAN_WORDS:
+        # why: AWS coerces these strings (dynalite's note, item-api §1.1)
+        return _BOOLEAN_WORDS[value.lower()]
+    # INF: the modern "<TOKEN> cannot be converted to <Type>" form for the rest.
+    raise SerializationException(f"{_token(value)} cannot be converted to Boolean")
+
+
+def _as_blob(value, shape):
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return value  # in-process callers pass bytes
+    _not_scalar(value, _JAVA_CLASS["Blob"])
+    if not isinstance(value, str):
+        raise SerializationException(f"{_token(value)} cannot be converted to ByteBuffer")
+    if len(value) % 4:
+        raise SerializationException(
+            f"Base64 encoded length is expected a multiple of 4 bytes but found: {len(value)}")
+    try:
+        base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raise SerializationException("Invalid last non-pad Base64 character dectected") from None  # sic
+    return value  # decoding is the value converter's job (engine.types.from_wire)
+
+
+def _container_scalar(value, shape) -> None:
+    """Scalars where a list, map or structure is expected."""
+    if isinstance(value, (bool, int, float, Decimal, str, bytes)):
+        raise SerializationException(shape.get("scalar_error", "Unexpected field type"))
+
+
+def _as_list(value, shape):
+    _container_scalar(value, shape)
+    if isinstance(value, dict):
+        raise SerializationException("Start of structure or map found where not expected")
+    return [_typed(element, shape["member"]) for element in value]
+
+
+def _as_map(value, shape):
+    _container_scalar(value, shape)
+    if not isinstance(value, dict):
+        raise SerializationException(f"Unrecognized collection type {_java_type(shape)}")
+    return {key: _typed(element, shape["value"]) for key, element in value.items()}
+
+
+def _as_structure(value, shape):
+    _container_scalar(value, shape)
+    if not isinstance(value, dict):
+        raise SerializationException(f"Unrecognized collection type class {_java_type(shape)}")
+    # why: unknown members are ignored and a JSON null is an absent member (§1.1)
+    members = shape["members"]
+    return {name: _typed(value[name], members[name])
+            for name in members if value.get(name) is not None}
+
+
+_TYPE_PASS = {
+    "String": _as_string, "Integer": _as_number, "Long": _as_number, "Double": _as_number,
+    "Boolean": _as_boolean, "Blob": _as_blob, "List": _as_list, "Map": _as_map,
+    "Structure": _as_structure,
+}
+
+
+def _typed(value, shape):
+    if value is None:
+        return None
+    return _TYPE_PASS[shape["type"]](value, shape)
+
+
+def check_types(request, shape: dict) -> dict:
+    """Phase 2: JSON types of ``request`` against a Structure shape.
+
+    Raises SerializationException with DynamoDB's text; returns a normalised
+    copy (unknown/null members dropped, boolean strings coerced, decimals in
+    integral members truncated).
+    """
+    if not isinstance(request, dict):
+        # INF: a body that is not an object is a SerializationException without
+        # a message, like a body that is not JSON (§1.1).
+        raise SerializationException()
+    return _as_structure(request, shape)
+
+
+# ========================================================== constraint pass (§2.2)
+
+def render_value(value) -> str:
+    """Java ``toString()``-style rendering inside ``Value '<v>'`` (strings raw)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(render_value(element) for element in value) + "]"
+    if isinstance(value, dict):
+        # INF: maps/structures as {k=v, ...}; the spec calls this non-contractual.
+        return "{" + ", ".join(f"{key}={render_value(element)}" for key, element in value.items()) + "}"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    return str(value)
+
+
+def _quoted(value) -> str:
+    return "null" if value is None else f"'{render_value(value)}'"
+
+
+def _java_length(value) -> int:
+    if isinstance(value, str):
+        # why: Java counts UTF-16 code units
+        return len(value.encode("utf-16-le", "surrogatepass")) // 2
+    return len(value)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+
+
+def _sized(value) -> bool:
+    return isinstance(value, (str, list, tuple, dict, bytes, bytearray))
+
+
+# (shape key, violated?(value, limit), constraint text(limit)) — checked in this
+# order for one member (§2.2 prints the pattern before a too-short length).
+CONSTRAINTS = (
+    ("pattern", lambda v, p: isinstance(v, str) and re.fullmatch(p, v) is None,
+     lambda p: f"Member must satisfy regular expression pattern: {p}"),
+    ("min_len", lambda v, n: _sized(v) and _java_length(v) < n,
+     lambda n: f"Member must have length greater than or equal to {n}"),
+    ("max_len", lambda v, n: _sized(v) and _java_length(v) > n,
+     lambda n: f"Member must have length less than or equal to {n}"),
+    ("min", lambda v, n: _is_number(v) and v < n,
+     lambda n: f"Member must have value greater than or equal to {n}"),
+    ("max", lambda v, n: _is_number(v) and v > n,
+     lambda n: f"Member must have value less than or equal to {n}"),
+    ("enum", lambda v, e: v not in e,
+     lambda e: f"Member must satisfy enum value set: [{', '.join(e)}]"),
+)
+_CONSTRAINT = {key: (failed, text) for key, failed, text in CONSTRAINTS}
+# Inside "Map keys/value must satisfy constraint: [...]" the whole constraint set
+# is listed, maxima first (DL test/batchWriteItem.js).
+_BRACKET_ORDER = ("max_len", "min_len", "max", "min", "pattern", "enum")
+
+
+def violation(value, path: str, constraint: str) -> str:
+    """One envelope item: ``Value <v> at '<path>' failed to satisfy constraint: <c>``."""
+    return f"Value {_quoted(value)} at '{path}' failed to satisfy constraint: {constraint}"
+
+
+def _own(value, shape: dict) -> list[str]:
+    """Constraint texts that ``value`` itself violates."""
+    return [text(shape[key]) for key, failed, text in CONSTRAINTS
+            if key in shape and failed(value, shape[key])]
+
+
+def _bracket(shape: dict) -> str:
+    texts = [_CONSTRAINT[key][1](shape[key]) for key in _BRACKET_ORDER if key in shape]
+    return "[" + ", ".join(texts) + "]"
+
+
+def member_path(parent: str, name: str) -> str:
+    """``keySchema`` / ``provisionedThroughput.readCapacityUnits``: first letter lower-cased."""
+    lowered = name[:1].lower() + name[1:]
+    return f"{parent}.{lowered}" if parent else lowered
+
+
+def _walk(value, shape: dict, path: str):
+    if value is None:
+        if shape.get("required"):
+            yield violation(None, path, "Member must not be null")
+        return
+    for text in _own(value, shape):
+        yield violation(value, path, text)
+    children = _CHILDREN.get(shape["type"])
+    if children is not None:
+        yield from children(value, shape, path)
+
+
+def _list_children(value, shape, path):
+    if not isinstance(value, (list, tuple)):
+        return
+    element_shape = dict(shape["member"], required=True)  # INF: a null element is "not null"
+    for number, element in enumerate(value, 1):
+        yield from _walk(element, element_shape, f"{path}.{number}.member")
+
+
+def _map_children(value, shape, path):
+    if not isinstance(value, dict):
+        return
+    key_shape, value_shape = shape["key"], shape["value"]
+    # INF: one item per map for its keys and one for its values, whatever the
+    # number of offending entries.
+    if any(_own(key, key_shape) for key in value):
+        yield violation(value, path, f"Map keys must satisfy constraint: {_bracket(key_shape)}")
+    if any(element is not None and _own(element, value_shape) for element in value.values()):
+        yield violation(value, path, f"Map value must satisfy constraint: {_bracket(value_shape)}")
+    nested = _CHILDREN.get(value_shape["type"])
+    for key, element in value.items():
+        if element is not None and nested is not None:
+            yield from nested(element, value_shape, f"{path}.{key}.member")
+
+
+def _structure_children(value, shape, path):
+    if not isinstance(value, dict):
+        return
+    for name, member_shape in shape["members"].items():
+        yield from _walk(value.get(name), member_shape, member_path(path, name))
+
+
+_CHILDREN = {"List": _list_children, "Map": _map_children, "Structure": _structure_children}
+
+
+def violations(request: dict, shape: dict) -> list[str]:
+    """Every envelope item for ``request`` (a Structure), in the shape's member order."""
+    return list(_structure_children(request, shape, ""))
+
+
+def envelope_message(items: list[str]) -> str:
+    """``1 validation error detected: a`` / ``N validation errors detected: a; b`` (first ten)."""
+    shown = items[:MAX_REPORTED]
+    noun = "error" if len(shown) == 1 else "errors"
+    return f"{len(shown)} validation {noun} detected: " + "; ".join(shown)
+
+
+def validate(request: dict, shape: dict) -> None:
+    """Phase 4: raise one ValidationException listing the violations, if any."""
+    items = violations(request, shape)
+    if items:
+        raise ValidationException(envelope_message(items))
+
+
+def check_request(request, shape: dict) -> dict:
+    """Phases 2 and 4 together: the normalised request, or the first failing phase's error."""
+    normalised = check_types(request, shape)
+    validate(normalised, shape)
+    return normalised

@@ -1,0 +1,118 @@
+"""Key values: the partition-key hash and the validation of keys and items.
+
+The hash decides which partition holds an item. It is a stable 64-bit hash
+of the key's type and canonical bytes (so ``1`` and ``1.0`` hash alike and a
+database file reopens with the same layout); Python's own ``hash`` is
+randomised per process and would not do.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from hashlib import blake2b
+
+from . import limits
+from .errors import ValidationException
+from .schema import KeySchema
+from .types import number_text, type_of, utf8_len
+
+_TAG = {str: b"S", Decimal: b"N", bytes: b"B"}
+_KEY_TYPES = (str, Decimal, bytes)
+
+SCHEMA_MISMATCH = "The provided key element does not match the schema"
+
+
+def key_bytes(value) -> bytes:
+    """Canonical bytes of an S, N or B key value."""
+    kind = type(value)
+    if kind is str:
+        return value.encode("utf-8", "surrogatepass")
+    if kind is Decimal:
+        return number_text(value).encode("ascii")
+    return value
+
+
+def key_hash(value) -> int:
+    """The 64-bit partition-key hash of a key value."""
+    digest = blake2b(_TAG[type(value)] + key_bytes(value), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def key_length(value) -> int:
+    """Bytes a key value counts toward the 2048 / 1024-byte key limits (N is exempt)."""
+    kind = type(value)
+    if kind is str:
+        return utf8_len(value)
+    if kind is bytes:
+        return len(value)
+    return 0
+
+
+def _empty_key(name: str, value) -> ValidationException:
+    what = "string" if type(value) is str else "binary"
+    return ValidationException(
+        "One or more parameter values are not valid. The AttributeValue for a key attribute "
+        f"cannot contain an empty {what} value. Key: {name}")
+
+
+def check_key_sizes(schema: KeySchema, hash_value, range_value) -> None:
+    """DynamoDB's key-size limits (the missing space in 'of2048' is DynamoDB's)."""
+    if key_length(hash_value) > limits.MAX_HASH_KEY_BYTES:
+        raise ValidationException("One or more parameter values were invalid: Size of hashkey has "
+                                  "exceeded the maximum size limit of2048 bytes")
+    if range_value is not None and key_length(range_value) > limits.MAX_RANGE_KEY_BYTES:
+        raise ValidationException("One or more parameter values were invalid: Aggregated size of all "
+                                  "range keys has exceeded the size limit of 1024 bytes")
+
+
+def _check_not_empty(name: str, value) -> None:
+    if type(value) in (str, bytes) and not value:
+        raise _empty_key(name, value)
+
+
+def key_from_item(schema: KeySchema, item: dict) -> tuple:
+    """The (hash, range) key of an item to be written, with PutItem's messages."""
+    values = []
+    for name in schema.names:
+        if name not in item:
+            raise ValidationException(
+                f"One or more parameter values were invalid: Missing the key {name} in the item")
+        value = item[name]
+        expected = schema.types[name]
+        actual = type_of(value)
+        if actual != expected:
+            raise ValidationException(
+                f"One or more parameter values were invalid: Type mismatch for key {name} "
+                f"expected: {expected} actual: {actual}")
+        _check_not_empty(name, value)
+        values.append(value)
+    hash_value = values[0]
+    range_value = values[1] if len(values) > 1 else None
+    check_key_sizes(schema, hash_value, range_value)
+    return hash_value, range_value
+
+
+def key_from_request(schema: KeySchema, key) -> tuple:
+    """The (hash, range) key named by a request's ``Key``, with GetItem's messages."""
+    if not isinstance(key, dict) or len(key) != len(schema.names):
+        raise ValidationException(SCHEMA_MISMATCH)
+    values = []
+    for name in schema.names:
+        if name not in key:
+            raise ValidationException(SCHEMA_MISMATCH)
+        value = key[name]
+        if type(value) not in _KEY_TYPES or type_of(value) != schema.types[name]:
+            raise ValidationException(SCHEMA_MISMATCH)
+        _check_not_empty(name, value)
+        values.append(value)
+    hash_value = values[0]
+    range_value = values[1] if len(values) > 1 else None
+    check_key_sizes(schema, hash_value, range_value)
+    return hash_value, range_value
+
+
+def key_dict(schema: KeySchema, hash_value, range_value) -> dict:
+    """The key as an attribute map."""
+    if schema.range_name is None:
+        return {schema.hash_name: hash_value}
+    return {schema.hash_name: hash_value, schema.range_name: range_value}

@@ -1,0 +1,161 @@
+"""BatchGetItem, BatchWriteItem, TransactGetItems, TransactWriteItems (item-api §5.13–§5.16)."""
+
+from __future__ import annotations
+
+import json
+
+from .. import limits
+from ..engine import Engine, WriteAction, per_table
+from ..errors import ValidationException
+from ..expressions.projection import project
+from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
+from ..types import copy_item, to_wire
+from . import shapes
+from .common import Expressions, return_capacities, table_name
+from .items import _check_key_not_updated
+
+_TRANSACT_KINDS = ("ConditionCheck", "Put", "Delete", "Update")
+
+
+# ------------------------------------------------------------------ BatchGetItem
+
+def batch_get_item(engine: Engine, request: dict) -> dict:
+    shapes.check("BatchGetItem", request)
+    requested = request["RequestItems"]
+    if sum(len(entry.get("Keys") or ()) for entry in requested.values()) > limits.BATCH_GET_MAX_KEYS:
+        raise ValidationException("Too many items requested for the BatchGetItem call")
+    plans = [_batch_get_plan(engine, name, entry) for name, entry in requested.items()]
+    responses, consumed = {}, []
+    for table, keys, paths, consistent in plans:
+        found = responses.setdefault(table.name, [])
+        for key in keys:
+            item, units = engine.get(table.name, key, consistent)
+            consumed.append(units)
+            if item is not None:
+                found.append(project(item, paths) if paths is not None else copy_item(item))
+    response = {"Responses": responses, "UnprocessedKeys": {}}
+    return return_capacities(response, per_table(consumed), request)
+
+
+def _batch_get_plan(engine: Engine, name: str, entry: dict):
+    expressions = Expressions(entry, ("ProjectionExpression",))
+    paths = expressions.projection(entry.get("ProjectionExpression"))
+    expressions.finish()
+    paths = paths if paths is not None else shapes.attributes_to_get(entry)
+    table = engine.table(name)
+    keys, seen = [], set()
+    for key in entry["Keys"]:
+        located = key_from_request(table.spec.key, key)
+        # Byte-identical keys are duplicates here; 1 and 1e3 spellings are not (ALT).
+        fingerprint = json.dumps({k: to_wire(v) for k, v in sorted(key.items())}, sort_keys=True)
+        if fingerprint in seen:
+            raise ValidationException("Provided list of item keys contains duplicates")
+        seen.add(fingerprint)
+        keys.append(located)
+    return table, keys, paths, bool(entry.get("ConsistentRead"))
+
+
+# ---------------------------------------------------------------- BatchWriteItem
+
+def batch_write_item(engine: Engine, request: dict) -> dict:
+    shapes.check("BatchWriteItem", request)
+    actions = []
+    for name, writes in request["RequestItems"].items():
+        table = engine.table(name)
+        for write in writes:
+            actions.append(_batch_write_action(table, write))
+    consumed = engine.batch_write(actions)
+    return return_capacities({"UnprocessedItems": {}}, per_table(consumed), request)
+
+
+def _batch_write_action(table, write: dict) -> WriteAction:
+    put, delete = write.get("PutRequest"), write.get("DeleteRequest")
+    if (put is None) == (delete is None):
+        raise ValidationException("Supplied AttributeValue has more than one datatypes set, "
+                                  "must contain exactly one of the supported datatypes")
+    try:  # BatchWriteItem reports every key problem as a schema mismatch (item-api §2.6)
+        if put is not None:
+            key_from_item(table.spec.key, put["Item"])
+            return WriteAction("Put", table.name, item=put["Item"])
+        return WriteAction("Delete", table.name, key=key_from_request(table.spec.key, delete["Key"]))
+    except ValidationException as error:
+        if error.message.startswith(("One or more parameter values were invalid: Missing the key",
+                                     "One or more parameter values were invalid: Type mismatch for key")):
+            raise ValidationException(SCHEMA_MISMATCH) from None
+        raise
+
+
+# ------------------------------------------------------------ TransactGetItems
+
+def transact_get_items(engine: Engine, request: dict) -> dict:
+    shapes.check("TransactGetItems", request)
+    reads, projections = [], []
+    for entry in request["TransactItems"]:
+        get = entry["Get"]
+        expressions = Expressions(get, ("ProjectionExpression",))
+        paths = expressions.projection(get.get("ProjectionExpression"))
+        expressions.finish()
+        table = engine.table(table_name(get))
+        reads.append((table.name, key_from_request(table.spec.key, get["Key"])))
+        projections.append(paths)
+    items, consumed = engine.transact_get(reads)
+    responses = []
+    for item, paths in zip(items, projections):
+        if item is None:
+            responses.append({})
+        else:
+            responses.append({"Item": project(item, paths) if paths is not None else copy_item(item)})
+    return return_capacities({"Responses": responses}, per_table(consumed), request)
+
+
+# ---------------------------------------------------------- TransactWriteItems
+
+def transact_write_items(engine: Engine, request: dict) -> dict:
+    shapes.check("TransactWriteItems", request)
+    actions = [_transact_action(engine, entry) for entry in request["TransactItems"]]
+    token = request.get("ClientRequestToken")
+    fingerprint = _fingerprint(request["TransactItems"]) if token is not None else None
+    consumed = engine.transact_write(actions, token, fingerprint)
+    return return_capacities({}, per_table(consumed), request)
+
+
+def _transact_action(engine: Engine, entry: dict) -> WriteAction:
+    kinds = [kind for kind in _TRANSACT_KINDS if entry.get(kind) is not None]
+    if not kinds:
+        raise ValidationException(
+            "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+    if len(kinds) > 1:
+        raise ValidationException("TransactItems can only contain one of Check, Put, Update or Delete")
+    kind = kinds[0]
+    body = entry[kind]
+    members = {"Put": ("ConditionExpression",), "Delete": ("ConditionExpression",),
+               "ConditionCheck": ("ConditionExpression",),
+               "Update": ("UpdateExpression", "ConditionExpression")}[kind]
+    expressions = Expressions(body, members)
+    update = expressions.update(body.get("UpdateExpression"))
+    condition = expressions.condition(body.get("ConditionExpression"))
+    expressions.finish()
+    name = table_name(body)
+    action = WriteAction(kind, name, update=update, condition=condition,
+                         return_old_on_failure=body.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD")
+    table = engine.tables.get(name)
+    if kind == "Put":
+        action.item = body["Item"]
+    elif table is not None:
+        action.key = key_from_request(table.spec.key, body["Key"])
+        _check_key_not_updated(update, table.spec.key.names)
+    else:
+        action.key = (None, None)
+    return action
+
+
+def _fingerprint(items) -> str:
+    return json.dumps(items, sort_keys=True, default=_wire_default)
+
+
+def _wire_default(value):
+    return to_wire(value)
+
+
+OPERATIONS = {"BatchGetItem": batch_get_item, "BatchWriteItem": batch_write_item,
+              "TransactGetItems": transact_get_items, "TransactWriteItems": transact_write_items}

@@ -1,0 +1,105 @@
+"""Pieces every DynamoDB-shaped operation shares: expressions, keys, capacity.
+
+Requests arrive as dicts with DynamoDB's member names and engine values.
+Problems are reported in DynamoDB's order (item-api §2.1): request shape,
+then expression parameters and expressions (before the table is looked up),
+then the table, then schema-dependent checks, then execution.
+"""
+
+from __future__ import annotations
+
+from ..errors import ValidationException
+from ..expressions.parser import (ExpressionContext, parse_condition, parse_key_condition,
+                                  parse_projection, parse_update)
+
+ENVELOPE_PREFIX = "1 validation error detected: "
+
+# Messages modern AWS prefixes with "1 validation error detected: " in
+# PutItem / UpdateItem / DeleteItem (item-api §2.3, MOTO-V); others are plain.
+_PREFIXED_STARTS = (
+    "Value provided in ExpressionAttribute",
+    "ExpressionAttributeValues must not be empty",
+    "ExpressionAttributeNames must not be empty",
+    "Invalid UpdateExpression: The expression can not be empty;",
+    'Invalid UpdateExpression: The "',
+    "Invalid UpdateExpression: Two document paths",
+    "Invalid UpdateExpression: Syntax error",
+    "One or more parameter values were invalid: An string set  may not be empty",
+    "One or more parameter values were invalid: An number set  may not be empty",
+    "One or more parameter values were invalid: Binary sets should not be empty",
+)
+PREFIXED_OPERATIONS = frozenset({"PutItem", "UpdateItem", "DeleteItem"})
+
+
+def prefixed(operation: str, error: ValidationException) -> ValidationException:
+    """Add the modern envelope prefix where AWS adds it for ``operation``."""
+    if operation in PREFIXED_OPERATIONS and error.message.startswith(_PREFIXED_STARTS):
+        return ValidationException(ENVELOPE_PREFIX + error.message)
+    return error
+
+
+class Expressions:
+    """The parsed expressions of one request, sharing one name/value context."""
+
+    def __init__(self, request: dict, members: tuple[str, ...]):
+        names = request.get("ExpressionAttributeNames")
+        values = request.get("ExpressionAttributeValues")
+        present = [member for member in members if request.get(member) is not None]
+        self._check_parameters(request, names, values, members, present)
+        self.context = ExpressionContext(names, values)
+
+    @staticmethod
+    def _check_parameters(request, names, values, members, present) -> None:
+        if names is not None and not present:
+            raise ValidationException("ExpressionAttributeNames can only be specified when using expressions")
+        value_members = [m for m in members if m not in ("ProjectionExpression",)]
+        if values is not None and not any(request.get(m) is not None for m in value_members):
+            nulls = " and ".join(value_members)
+            verb = "are" if len(value_members) > 1 else "is"
+            raise ValidationException(
+                f"ExpressionAttributeValues can only be specified when using expressions: {nulls} {verb} null")
+        if names is not None and not names:
+            raise ValidationException("ExpressionAttributeNames must not be empty")
+        if values is not None and not values:
+            raise ValidationException("ExpressionAttributeValues must not be empty")
+
+    def condition(self, text, param: str = "ConditionExpression"):
+        return None if text is None else parse_condition(text, self.context, param)
+
+    def key_condition(self, text):
+        return None if text is None else parse_key_condition(text, self.context)
+
+    def update(self, text):
+        return None if text is None else parse_update(text, self.context)
+
+    def projection(self, text):
+        return None if text is None else parse_projection(text, self.context)
+
+    def finish(self) -> None:
+        """Report names or values that no expression used."""
+        self.context.check_unused()
+
+
+def return_capacity(response: dict, consumed, request: dict) -> dict:
+    """Add ConsumedCapacity in the shape ReturnConsumedCapacity asks for."""
+    rendered = consumed.to_api(request.get("ReturnConsumedCapacity") or "NONE")
+    if rendered is not None:
+        response["ConsumedCapacity"] = rendered
+    return response
+
+
+def return_capacities(response: dict, consumed: list, request: dict) -> dict:
+    """ConsumedCapacity as a list, one entry per table (batches, transactions)."""
+    mode = request.get("ReturnConsumedCapacity") or "NONE"
+    rendered = [units.to_api(mode) for units in consumed]
+    if mode in ("TOTAL", "INDEXES"):
+        response["ConsumedCapacity"] = rendered
+    return response
+
+
+def table_name(request: dict) -> str:
+    """The table a request names (a table ARN is accepted too)."""
+    name = request.get("TableName")
+    if isinstance(name, str) and name.startswith("arn:") and "/" in name:
+        return name.rsplit("/", 1)[-1] if ":table/" in name else name
+    return name

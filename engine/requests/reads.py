@@ -1,0 +1,203 @@
+"""Query and Scan (item-api §5.11, §5.12): key conditions, Select, pages."""
+
+from __future__ import annotations
+
+from ..engine import Engine
+from ..errors import ValidationException
+from ..expressions.evaluate import compile_condition
+from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
+from ..expressions.projection import project
+from ..types import copy_item, type_of
+from . import shapes
+from .common import ENVELOPE_PREFIX, Expressions, return_capacity, table_name
+
+_FLIPPED = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _select_problem(request: dict, paths, index, operation: str) -> str | None:
+    """Select's rules (item-api §5.11); Query's messages carry the envelope prefix."""
+    select = request.get("Select")
+    has_projection = request.get("ProjectionExpression") is not None
+    has_attributes = request.get("AttributesToGet") is not None
+    if select == "ALL_PROJECTED_ATTRIBUTES" and request.get("IndexName") is None:
+        return "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"
+    if select == "SPECIFIC_ATTRIBUTES" and not (has_projection or has_attributes):
+        return "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
+    if select in ("ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "COUNT") and (has_projection or has_attributes):
+        what = {"ALL_ATTRIBUTES": "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES": "ALL_PROJECTED_ATTRIBUTES",
+                "COUNT": "only the Count"}[select]
+        member = "ProjectionExpression" if has_projection else "AttributesToGet"
+        return f"Cannot specify the {member} when choosing to get {what}"
+    return None
+
+
+def _check_select(request: dict, operation: str) -> None:
+    problem = _select_problem(request, None, None, operation)
+    if problem:
+        raise ValidationException((ENVELOPE_PREFIX if operation == "Query" else "") + problem)
+
+
+def _check_segments(request: dict) -> tuple[int, int]:
+    segment, total = request.get("Segment"), request.get("TotalSegments")
+    if segment is not None and total is None:
+        raise ValidationException("The TotalSegments parameter is required but was not present in the "
+                                  "request when Segment parameter is present")
+    if total is not None and segment is None:
+        raise ValidationException("The Segment parameter is required but was not present in the request "
+                                  "when parameter TotalSegments is present")
+    if segment is not None and segment >= total:
+        raise ValidationException("The Segment parameter is zero-based and must be less than parameter "
+                                  f"TotalSegments: Segment: {segment} is not less than TotalSegments: {total}")
+    return (segment or 0), (total or 1)
+
+
+def _resolve_index(engine: Engine, request: dict):
+    table = engine.table(table_name(request))
+    name = request.get("IndexName")
+    index = None
+    if name is not None:
+        index = table.spec.index(name)
+        if index is None:
+            raise ValidationException(f"The table does not have the specified index: {name}")
+        if index.is_global and request.get("ConsistentRead"):
+            raise ValidationException("Consistent reads are not supported on global secondary indexes")
+        if index.is_global and request.get("Select") == "ALL_ATTRIBUTES" and index.projection.type != "ALL":
+            raise ValidationException(
+                "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
+                f"for global secondary index {name} because its projection type is not ALL")
+    return table, index
+
+
+def _key_conditions(condition, key) -> tuple:
+    """(hash value, sort condition) from a parsed KeyConditionExpression (item-api §3.9)."""
+    by_name = {}
+    for atom in conjuncts(condition):
+        name, shaped = _key_atom(atom)
+        by_name[name] = shaped
+    if key.hash_name not in by_name:
+        raise ValidationException(f"Query condition missed key schema element: {key.hash_name}")
+    extra = [name for name in by_name if name != key.hash_name]
+    if key.range_name is None and extra:
+        raise ValidationException(
+            f"The number of query conditions ({len(by_name)}) exceeds the number of key attributes "
+            "defined in the schema (1)")
+    if extra and extra[0] != key.range_name:
+        raise ValidationException(f"Query condition missed key schema element: {key.range_name}")
+    op, *values = by_name[key.hash_name]
+    if op != "=":
+        raise ValidationException("Query key condition not supported")
+    for name, (op_, *vals) in by_name.items():
+        expected = key.types[name]
+        if any(type_of(v) != expected for v in vals):
+            raise ValidationException(
+                "One or more parameter values were invalid: Condition parameter type does not match schema type")
+    sort = by_name.get(key.range_name) if key.range_name else None
+    return values[0], (tuple(sort) if sort else None)
+
+
+def _key_atom(atom):
+    """(attribute name, (op, value…)) of one structurally valid key condition."""
+    if isinstance(atom, Comparison):
+        if isinstance(atom.left, Path):
+            return atom.left.name, (atom.op, atom.right.value)
+        return atom.right.name, (_FLIPPED[atom.op], atom.left.value)
+    if isinstance(atom, Between):
+        return atom.subject.name, ("BETWEEN", atom.low.value, atom.high.value)
+    if isinstance(atom, Call) and atom.name == "begins_with":
+        return atom.args[0].name, ("BEGINS_WITH", atom.args[1].value)
+    raise ValidationException("Query key condition not supported")
+
+
+def _check_filter_keys(condition, key) -> None:
+    for name in _condition_names(condition):
+        if name in key.names:
+            raise ValidationException(
+                f"Filter Expression can only contain non-primary key attributes: Primary key attribute: {name}")
+
+
+def _condition_names(node):
+    if isinstance(node, Path):
+        yield node.name
+    elif isinstance(node, Value) or node is None:
+        return
+    else:
+        for child in _children(node):
+            yield from _condition_names(child)
+
+
+def _children(node):
+    for slot in getattr(type(node), "__slots__", ()):
+        child = getattr(node, slot)
+        if isinstance(child, tuple):
+            yield from child
+        elif not isinstance(child, (str, int)):
+            yield child
+
+
+def _reach_back(table, index, paths, request) -> bool:
+    """An LSI read fetches the base item for attributes it does not project."""
+    if index is None or index.is_global:
+        return False
+    projected = index.projected_names(table.spec.key)
+    if projected is None:
+        return False
+    if request.get("Select") == "ALL_ATTRIBUTES":
+        return True
+    return paths is not None and any(path.name not in projected for path in paths)
+
+
+def _respond(request: dict, page, paths, table, index) -> dict:
+    response = {"Count": len(page.items), "ScannedCount": page.scanned}
+    if request.get("Select") != "COUNT":
+        response["Items"] = [project(item, paths) if paths is not None else copy_item(item)
+                             for item in page.items]
+    if page.last_key is not None:
+        response["LastEvaluatedKey"] = copy_item(page.last_key)
+    return return_capacity(response, page.consumed, request)
+
+
+def query(engine: Engine, request: dict) -> dict:
+    shapes.check("Query", request)
+    expressions = Expressions(request, ("FilterExpression", "KeyConditionExpression", "ProjectionExpression"))
+    key_condition = expressions.key_condition(request.get("KeyConditionExpression"))
+    filter_ = expressions.condition(request.get("FilterExpression"), "FilterExpression")
+    paths = expressions.projection(request.get("ProjectionExpression"))
+    expressions.finish()
+    _check_select(request, "Query")
+    if key_condition is None:
+        raise ValidationException(
+            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+    paths = paths if paths is not None else shapes.attributes_to_get(request)
+    table, index = _resolve_index(engine, request)
+    key = table.source(index)[2]
+    hash_value, sort_condition = _key_conditions(key_condition, key)
+    _check_filter_keys(filter_, key)
+    start = request.get("ExclusiveStartKey")
+    page = engine.query_page(table.name, request.get("IndexName"), hash_value, sort_condition,
+                        forward=request.get("ScanIndexForward", True) is not False,
+                        start_key=start, limit=request.get("Limit"),
+                        consistent=bool(request.get("ConsistentRead")),
+                        matches_fn=compile_condition(filter_) if filter_ is not None else None,
+                        reach_back=_reach_back(table, index, paths, request))
+    return _respond(request, page, paths, table, index)
+
+
+def scan(engine: Engine, request: dict) -> dict:
+    shapes.check("Scan", request)
+    expressions = Expressions(request, ("FilterExpression", "ProjectionExpression"))
+    filter_ = expressions.condition(request.get("FilterExpression"), "FilterExpression")
+    paths = expressions.projection(request.get("ProjectionExpression"))
+    expressions.finish()
+    _check_select(request, "Scan")
+    segment, total = _check_segments(request)
+    paths = paths if paths is not None else shapes.attributes_to_get(request)
+    table, index = _resolve_index(engine, request)
+    page = engine.scan_page(table.name, request.get("IndexName"), start_key=request.get("ExclusiveStartKey"),
+                       limit=request.get("Limit"), consistent=bool(request.get("ConsistentRead")),
+                       matches_fn=compile_condition(filter_) if filter_ is not None else None,
+                       segment=segment, total_segments=total,
+                       reach_back=_reach_back(table, index, paths, request))
+    return _respond(request, page, paths, table, index)
+
+
+OPERATIONS = {"Query": query, "Scan": scan}

@@ -1,0 +1,97 @@
+"""CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable (item-api §5.1–§5.6).
+
+Request problems are reported before the table is looked up (item-api §2.1).
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..engine import Engine
+from ..table_requests import (check_deletable, create_table_spec, deleted_table_description,
+                              list_tables_page, make_stream_label, table_description, table_not_found, update_table_spec,
+                              validate_table_name_request, validate_update_table)
+
+
+def describe(engine: Engine, table, status: str | None = None) -> dict:
+    """The TableDescription of a table, with its partitions (our extension)."""
+    return table_description(
+        table.spec, status=status or table.status, created_at=table.created_at,
+        item_count=table.item_count, size_bytes=table.size_bytes,
+        index_stats={index.name: table.index_stats(index) for index in table.spec.indexes},
+        table_id=table.table_id, region=engine.region, account=engine.account,
+        partitions=table.store.stats(), stream_label=table.stream_label)
+
+
+def _existing(engine: Engine, name: str):
+    table = engine.tables.get(name)
+    if table is None:
+        raise table_not_found(name)
+    return table
+
+
+def create_table(engine: Engine, request: dict) -> dict:
+    spec = create_table_spec(request)
+    with engine.lock:
+        table = engine.add_table(spec)
+        if spec.stream_view_type is not None:
+            table.stream_label = make_stream_label(table.created_at)
+        # CreateTable answers CREATING; the table is usable at once (item-api §5.1, R).
+        return {"TableDescription": describe(engine, table, status="CREATING")}
+
+
+def describe_table(engine: Engine, request: dict) -> dict:
+    name = validate_table_name_request(request)
+    with engine.lock:
+        return {"Table": describe(engine, _existing(engine, name))}
+
+
+def list_tables(engine: Engine, request: dict) -> dict:
+    return list_tables_page(engine.table_names(), request)
+
+
+def delete_table(engine: Engine, request: dict) -> dict:
+    name = validate_table_name_request(request)
+    with engine.lock:
+        check_deletable(_existing(engine, name).spec)
+        table = engine.remove_table(name)
+        return {"TableDescription": deleted_table_description(
+            table.spec, table_id=table.table_id, item_count=table.item_count,
+            size_bytes=table.size_bytes, created_at=table.created_at, region=engine.region,
+            account=engine.account)}
+
+
+def update_table(engine: Engine, request: dict) -> dict:
+    name = validate_update_table(request)["TableName"]
+    with engine.lock:
+        table = _existing(engine, name)
+        spec, changes = update_table_spec(table.spec, request)
+        table.spec = spec
+        for kind, payload in changes:
+            apply = _APPLY.get(kind)
+            if apply is not None:
+                apply(table, payload)
+        table.ensure_partitions()
+        engine.version += 1
+        return {"TableDescription": describe(engine, table)}
+
+
+def _enable_stream(table, view_type) -> None:
+    table.stream_label = make_stream_label(time.time())
+
+
+def _disable_stream(table, _) -> None:
+    table.stream_label = None
+
+
+# What the storage does for each kind of change; billing, throughput, deletion
+# protection and the like live in the new spec alone.
+_APPLY = {
+    "create_gsi": lambda table, index: table.add_gsi(index),
+    "delete_gsi": lambda table, name: table.drop_gsi(name),
+    "enable_stream": _enable_stream,
+    "disable_stream": _disable_stream,
+}
+
+OPERATIONS = {"CreateTable": create_table, "DescribeTable": describe_table, "ListTables": list_tables,
+              "DeleteTable": delete_table, "UpdateTable": update_table}

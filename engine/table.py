@@ -1,0 +1,379 @@
+"""A table: its partitions, its indexes, the one write path and the reads.
+
+Every write, from any API, goes through ``prepare`` then ``commit``:
+``prepare`` validates the new image (keys, index keys, size), works out the
+index changes and the capacity, and touches nothing; ``commit`` applies a
+prepared ``Mutation``. A transaction prepares all its mutations before it
+commits any, so a failure leaves no trace.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from . import limits
+from .capacity import Consumed, index_write_units, read_units, write_units
+from .errors import ItemCollectionSizeLimitExceededException, ValidationException
+from .keys import check_key_sizes, key_dict, key_hash
+from .partition import MAIN, Record, Store
+from .schema import IndexSpec, KeySchema, TableSpec
+from .types import item_size, nesting_problem, type_of, values_equal
+
+ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
+UPDATE_TOO_LARGE = "Item size to update has exceeded the maximum allowed size"
+
+
+@dataclass(slots=True)
+class IndexChange:
+    """What one write does to one index: the entry removed and the entry added."""
+
+    index: IndexSpec
+    old: tuple | None  # (h, pk, sort, Record)
+    new: tuple | None
+
+
+@dataclass(slots=True)
+class Mutation:
+    """A validated, not yet applied write of one item."""
+
+    table: "Table"
+    h: int
+    pk: object
+    sort: tuple | None
+    old: Record | None
+    new: Record | None  # None deletes the item
+    changes: list = field(default_factory=list)
+    consumed: Consumed | None = None
+
+    @property
+    def key(self) -> dict:
+        return self.table.key_of(self.pk, self.sort)
+
+
+@dataclass(slots=True)
+class Page:
+    """One page of a Query or Scan."""
+
+    items: list  # matching entries (stored dicts: copy before handing out)
+    scanned: int
+    last_key: dict | None
+    consumed: Consumed
+    evaluated_bytes: int = 0
+
+
+def _sort_of(schema: KeySchema, item: dict):
+    return None if schema.range_name is None else (item[schema.range_name],)
+
+
+class Table:
+    """One table's storage: partitions, LSI spaces, GSI stores, counters."""
+
+    def __init__(self, spec: TableSpec, limits_: limits.Limits, created_at: float | None = None,
+                 table_id: str | None = None):
+        self.spec = spec
+        self.limits = limits_
+        self.created_at = time.time() if created_at is None else created_at
+        self.table_id = table_id or str(uuid.uuid4())
+        self.status = "ACTIVE"
+        self.stream_label: str | None = None
+        grouped = {MAIN: spec.key.range_name is not None}
+        grouped.update({index.name: True for index in spec.lsis})
+        self.store = Store(spec.initial_partitions(), grouped, limits_.partition_bytes)
+        self.gsi_stores = {index.name: self._gsi_store(index) for index in spec.gsis}
+        self.collection_bytes: dict = {}  # pk -> bytes of items + LSI entries (tables with LSIs)
+
+    def _gsi_store(self, index: IndexSpec) -> Store:
+        throughput = index.throughput
+        count = 1 if throughput is None else TableSpec(index.name, index.key, {}, throughput).initial_partitions()
+        return Store(count, {MAIN: True}, self.limits.partition_bytes)
+
+    # ------------------------------------------------------------------ keys
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def locate(self, hash_value, range_value) -> tuple:
+        """(hash, pk, sort tuple) of a table key."""
+        sort = None if self.spec.key.range_name is None else (range_value,)
+        return key_hash(hash_value), hash_value, sort
+
+    def key_of(self, pk, sort) -> dict:
+        return key_dict(self.spec.key, pk, None if sort is None else sort[0])
+
+    def get(self, hash_value, range_value) -> Record | None:
+        return self.store.get(MAIN, *self.locate(hash_value, range_value))
+
+    # ------------------------------------------------------------- the write path
+    def prepare(self, located: tuple, old: Record | None, new_item: dict | None, *,
+                transactional: bool = False, too_large: str = ITEM_TOO_LARGE) -> Mutation:
+        """Validate a write of ``new_item`` (None: delete) over ``old``; change nothing.
+
+        ``located`` is (h, pk, sort) from ``locate``; ``old`` the record stored there.
+        """
+        h, pk, sort = located
+        new = None
+        if new_item is not None:
+            size = item_size(new_item)
+            if size > limits.MAX_ITEM_BYTES:
+                raise ValidationException(too_large)
+            if any(nesting_problem(value) for value in new_item.values()):
+                raise ValidationException("Nesting Levels have exceeded supported limits")
+            self.check_index_keys(new_item)
+            new = Record(new_item, size)
+        mutation = Mutation(self, h, pk, sort, old, new)
+        mutation.consumed = Consumed(self.name, transactional)
+        if self.spec.indexes:
+            mutation.changes = [self._index_change(index, old, new, mutation.consumed)
+                                for index in self.spec.indexes]
+        table_units = self._table_write_units(old, new)
+        mutation.consumed.table.write = table_units * (2 if transactional else 1)
+        self._check_collection_size(mutation)
+        return mutation
+
+    def lookup(self, located: tuple) -> Record | None:
+        """The record stored at (h, pk, sort)."""
+        return self.store.get(MAIN, *located)
+
+    @staticmethod
+    def _table_write_units(old: Record | None, new: Record | None) -> float:
+        # Writes are sized on the larger of the old and new images; deleting
+        # an absent item still costs one unit (spec §6.3).
+        sizes = [record.size for record in (old, new) if record is not None]
+        return write_units(max(sizes)) if sizes else 1.0
+
+    def check_index_keys(self, item: dict) -> None:
+        """Index key attributes present in an item must have the index's types."""
+        for index in self.spec.indexes:
+            for name, expected in index.key.types.items():
+                if name not in item or name in self.spec.key.types:
+                    continue
+                value = item[name]
+                actual = type_of(value)
+                if actual != expected:
+                    raise ValidationException(
+                        f"One or more parameter values were invalid: Type mismatch for Index Key {name} "
+                        f"Expected: {expected} Actual: {actual} IndexName: {index.name}")
+                if type(value) in (str, bytes) and not value:
+                    raise ValidationException(
+                        "One or more parameter values are not valid. A value specified for a secondary "
+                        "index key is not supported. The AttributeValue for a key attribute cannot contain "
+                        f"an empty {'string' if actual == 'S' else 'binary'} value. "
+                        f"IndexName: {index.name}, IndexKey: {name}")
+            if all(name in item for name in index.key.names):
+                check_key_sizes(index.key, item[index.key.hash_name],
+                                item.get(index.key.range_name) if index.key.range_name else None)
+
+    def entry(self, index: IndexSpec, record: Record | None) -> tuple | None:
+        """(h, pk, sort, Record) of an item's entry in an index; None if sparse-absent."""
+        if record is None:
+            return None
+        item = record.item
+        key = index.key
+        if key.hash_name not in item or (key.range_name is not None and key.range_name not in item):
+            return None
+        table_key = self.spec.key
+        if index.kind == "LSI":
+            sort = (item[key.range_name], item[table_key.range_name])
+        else:
+            sort = tuple(item[name] for name in (key.range_name, *table_key.names) if name is not None)
+        names = index.projected_names(table_key)
+        if names is None:
+            projected = record
+        else:
+            projected_item = {name: value for name, value in item.items() if name in names}
+            projected = Record(projected_item, item_size(projected_item))
+        pk = item[key.hash_name]
+        return key_hash(pk), pk, sort, projected
+
+    def _index_change(self, index: IndexSpec, old: Record | None, new: Record | None,
+                      consumed: Consumed) -> IndexChange:
+        before, after = self.entry(index, old), self.entry(index, new)
+        key_changed = (before is not None and after is not None
+                       and not (values_equal(before[1], after[1]) and _same_sort(before[2], after[2])))
+        content_changed = (before is not None and after is not None
+                           and not values_equal(before[3].item, after[3].item))
+        units = index_write_units(before and before[3].size, after and after[3].size,
+                                  key_changed, content_changed)
+        if units:  # index arms are never doubled in transactions (spec §6.1)
+            consumed.index(index.name, index.kind).write += units
+        return IndexChange(index, before, after)
+
+    def _check_collection_size(self, mutation: Mutation) -> None:
+        if not self.spec.lsis:
+            return
+        delta = self._collection_delta(mutation)
+        if self.collection_bytes.get(mutation.pk, 0) + delta > self.limits.lsi_collection_bytes:
+            raise ItemCollectionSizeLimitExceededException(
+                "Item collection size limit exceeded")
+
+    @staticmethod
+    def _collection_delta(mutation: Mutation) -> int:
+        delta = (mutation.new.size if mutation.new else 0) - (mutation.old.size if mutation.old else 0)
+        for change in mutation.changes:
+            if change.index.kind == "LSI":
+                delta += (change.new[3].size if change.new else 0) - (change.old[3].size if change.old else 0)
+        return delta
+
+    def commit(self, mutation: Mutation) -> None:
+        """Apply a prepared mutation: the item, then its index entries."""
+        if mutation.new is None:
+            if mutation.old is not None:
+                self.store.remove(MAIN, mutation.h, mutation.pk, mutation.sort)
+        else:
+            self.store.put(MAIN, mutation.h, mutation.pk, mutation.sort, mutation.new)
+        for change in mutation.changes:
+            self._apply_index_change(change)
+        if self.spec.lsis:
+            total = self.collection_bytes.get(mutation.pk, 0) + self._collection_delta(mutation)
+            if total:
+                self.collection_bytes[mutation.pk] = total
+            else:
+                self.collection_bytes.pop(mutation.pk, None)
+
+    def _apply_index_change(self, change: IndexChange) -> None:
+        store, space = self._index_store(change.index)
+        if change.old is not None:
+            h, pk, sort, _ = change.old
+            store.remove(space, h, pk, sort)
+        if change.new is not None:
+            h, pk, sort, record = change.new
+            store.put(space, h, pk, sort, record)
+
+    def _index_store(self, index: IndexSpec) -> tuple[Store, object]:
+        if index.kind == "LSI":
+            return self.store, index.name
+        return self.gsi_stores[index.name], MAIN
+
+    # ---------------------------------------------------------------- reads
+    def source(self, index: IndexSpec | None) -> tuple[Store, object, KeySchema]:
+        """Where a read of the table (index None) or of an index looks."""
+        if index is None:
+            return self.store, MAIN, self.spec.key
+        store, space = self._index_store(index)
+        return store, space, index.key
+
+    def read_key(self, index: IndexSpec | None, item: dict) -> dict:
+        """LastEvaluatedKey of an entry: table key attributes plus the index's."""
+        names = list(self.spec.key.names)
+        if index is not None:
+            names += [name for name in index.key.names if name not in names]
+        return {name: item[name] for name in names}
+
+    def position(self, index: IndexSpec | None, key: dict) -> tuple:
+        """(h, pk, sort) in a source's order of an ExclusiveStartKey."""
+        table_key = self.spec.key
+        if index is None:
+            pk = key[table_key.hash_name]
+            sort = _sort_of(table_key, key)
+        else:
+            pk = key[index.key.hash_name]
+            if index.kind == "LSI":
+                sort = (key[index.key.range_name], key[table_key.range_name])
+            else:
+                sort = tuple(key[name] for name in (index.key.range_name, *table_key.names)
+                             if name is not None)
+        return key_hash(pk), pk, sort
+
+    def read_page(self, index: IndexSpec | None, entries, *, limit: int | None, consistent: bool,
+                  matches=None, reach_back: bool = False, transactional: bool = False) -> Page:
+        """Evaluate entries until Limit items or 1 MB have been read (spec §2.7).
+
+        ``matches`` filters evaluated items (it sees the index entry, or the
+        base item when ``reach_back``); capacity is charged on evaluated bytes,
+        rounded once, to the table or to the index read.
+        """
+        consumed = Consumed(self.name, transactional)
+        out, scanned, evaluated, last = [], 0, 0, None
+        page_bytes = self.limits.page_bytes
+        base_units = 0.0
+        for h, pk, sort, record in entries:
+            scanned += 1
+            evaluated += record.size
+            item = record.item
+            if reach_back:
+                base = self._base_record(item)
+                base_units += read_units(base.size, consistent)
+                item = base.item
+            if matches is None or matches(item):
+                out.append(item)
+            if (limit is not None and scanned >= limit) or evaluated >= page_bytes:
+                last = self.read_key(index, record.item)
+                break
+        units = read_units(evaluated, consistent)
+        if index is None:
+            consumed.table.read = units
+        else:
+            consumed.index(index.name, index.kind).read = units
+            consumed.table.read = base_units
+        return Page(out, scanned, last, consumed, evaluated)
+
+    def _base_record(self, entry: dict) -> Record:
+        key = self.spec.key
+        return self.get(entry[key.hash_name], entry.get(key.range_name) if key.range_name else None)
+
+    def base_item(self, entry: dict) -> tuple[dict, int]:
+        """The table item behind an index entry (LSI reach-back) and its size."""
+        record = self._base_record(entry)
+        return record.item, record.size
+
+    # -------------------------------------------------------------- stats
+    @property
+    def item_count(self) -> int:
+        return self.store.items
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(p.bytes for p in self.store.partitions) - self._lsi_bytes()
+
+    def _lsi_bytes(self) -> int:
+        return sum(record.size for index in self.spec.lsis
+                   for partition in self.store.partitions
+                   for group in partition.spaces[index.name].values()
+                   for record in group.values())
+
+    def index_stats(self, index: IndexSpec) -> tuple[int, int]:
+        """(item count, bytes) of an index."""
+        store, space = self._index_store(index)
+        count = size = 0
+        for partition in store.partitions:
+            for group in partition.spaces[space].values():
+                count += len(group)
+                size += sum(record.size for record in group.values())
+        return count, size
+
+    # ------------------------------------------------------- schema changes
+    def add_gsi(self, index: IndexSpec) -> None:
+        """Create a GSI and backfill it (items with a wrong-typed key are skipped)."""
+        store = self._gsi_store(index)
+        self.gsi_stores[index.name] = store
+        for _, _, _, record in self.store.scan(MAIN):
+            if _wrong_index_key(index, record.item):
+                continue
+            entry = self.entry(index, record)
+            if entry is not None:
+                store.put(MAIN, *entry)
+
+    def drop_gsi(self, name: str) -> None:
+        self.gsi_stores.pop(name, None)
+
+    def ensure_partitions(self) -> None:
+        """Split partitions so throughput fits the published formula."""
+        self.store.ensure_partitions(self.spec.initial_partitions())
+        for index in self.spec.gsis:
+            if index.throughput is not None:
+                count = TableSpec(index.name, index.key, {}, index.throughput).initial_partitions()
+                self.gsi_stores[index.name].ensure_partitions(count)
+
+
+def _same_sort(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(values_equal(x, y) for x, y in zip(a, b))
+
+
+def _wrong_index_key(index: IndexSpec, item: dict) -> bool:
+    for name, expected in index.key.types.items():
+        value = item.get(name)
+        if name in item and (type_of(value) != expected or (type(value) in (str, bytes) and not value)):
+            return True
+    return False

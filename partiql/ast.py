@@ -1,0 +1,612 @@
+"""The PartiQL syntax tree: one frozen dataclass per grammar construct.
+
+Every node carries a ``span`` (where its text is in the statement) so that any
+later stage can report DynamoDB's ``at L:C:N`` suffixes. Nodes are immutable
+and hashable, so parse results can be cached and shared.
+
+The tree is deliberately wider than what DynamoDB executes: constructs the
+service parses and then refuses (aliases, LIMIT, SELECT VALUE, functions in
+the projection, ...) have nodes too, so ``partiql.checks`` can refuse them
+with the service's words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Iterator, Optional, Union
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A stretch of statement text: 1-based line/column, length and offsets, in characters."""
+
+    line: int
+    column: int
+    length: int
+    start: int
+    end: int
+
+    def to(self, other: "Span") -> "Span":
+        """The span from the start of ``self`` to the end of ``other``."""
+        return Span(self.line, self.column, other.end - self.start, self.start, other.end)
+
+
+class Node:
+    """Base of every syntax-tree node."""
+
+    __slots__ = ()
+
+
+class Expr(Node):
+    """Base of expressions (operands, predicates, literals)."""
+
+    __slots__ = ()
+
+
+class Statement(Node):
+    """Base of statements."""
+
+    __slots__ = ()
+
+
+# ---------------------------------------------------------------- paths
+
+@dataclass(frozen=True, slots=True)
+class Attr(Node):
+    """A named path component: the root identifier, `.name` or `['name']`."""
+
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Node):
+    """A list subscript `[n]`; ``text`` is the literal as written (with its sign),
+    ``value`` its integer value (None when not an integer). The span is the
+    number's (the sign excluded), as DynamoDB points at it."""
+
+    value: Optional[int]
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Wildcard(Node):
+    """`.*` (kind ``".*"``) or `[*]` (kind ``"[*]"``)."""
+
+    kind: str
+    span: Span
+
+
+Step = Union[Attr, Index, Wildcard]
+
+
+@dataclass(frozen=True, slots=True)
+class Path(Expr):
+    """A document path; ``steps[0]`` is the root attribute."""
+
+    steps: tuple[Step, ...]
+    span: Span
+
+    @property
+    def root(self) -> Attr:
+        return self.steps[0]
+
+
+# ---------------------------------------------------------------- literals and values
+
+@dataclass(frozen=True, slots=True)
+class StringLit(Expr):
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class NumberLit(Expr):
+    """A number literal; ``text`` is as written, unary signs folded in (`- -1` is `1`)."""
+
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BoolLit(Expr):
+    value: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class NullLit(Expr):
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class MissingLit(Expr):
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IonLit(Expr):
+    """A backtick Ion literal (always refused); ``text`` is between the backticks."""
+
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Pair(Node):
+    """One `key: value` of a tuple literal."""
+
+    key: Expr
+    value: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TupleLit(Expr):
+    pairs: tuple[Pair, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BagLit(Expr):
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter(Expr):
+    """A `?`; ``index`` is its 0-based position among the statement's `?` in source order."""
+
+    index: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Star(Node):
+    """A `*` argument or target (`COUNT(*)`, `RETURNING ALL OLD *`)."""
+
+    span: Span
+
+
+# ---------------------------------------------------------------- operators and calls
+
+@dataclass(frozen=True, slots=True)
+class Call(Expr):
+    """A function call; ``name`` as written, ``name_span`` where it is."""
+
+    name: str
+    args: tuple[Union[Expr, Star], ...]
+    span: Span
+    name_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Unary(Expr):
+    """A sign applied to something other than a number literal (`-n`, `-?`)."""
+
+    op: str
+    operand: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(Expr):
+    """Arithmetic or concatenation: ``op`` in `+ - * / % ||`."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison(Expr):
+    """``op`` in `= <> < <= > >=` (`!=` is read as `<>`)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Between(Expr):
+    operand: Expr
+    low: Expr
+    high: Expr
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class In(Expr):
+    """`x [NOT] IN [a, b]` or `x [NOT] IN (a, b)`."""
+
+    operand: Expr
+    items: tuple[Expr, ...]
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Like(Expr):
+    operand: Expr
+    pattern: Expr
+    escape: Optional[Expr]
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Is(Expr):
+    """`x IS [NOT] T`; ``type_name`` upper-cased (`MISSING`, `NULL`, `BOOLEAN`, ...)."""
+
+    operand: Expr
+    type_name: str
+    negated: bool
+    span: Span
+    type_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class And(Expr):
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Or(Expr):
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Expr):
+    operand: Expr
+    span: Span
+
+
+# ---------------------------------------------------------------- SELECT
+
+@dataclass(frozen=True, slots=True)
+class Alias(Node):
+    """`AS name`, `name`, `AT name` or `BY name` (all refused)."""
+
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectStar(Node):
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectItem(Node):
+    expr: Expr
+    alias: Optional[Alias]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectList(Node):
+    """`SELECT *` or `SELECT a, b.c` (items may mix both; the checks refuse that)."""
+
+    items: tuple[Union[ProjectStar, ProjectItem], ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectValue(Node):
+    """`SELECT VALUE expr`."""
+
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectPivot(Node):
+    """`PIVOT value AT key`."""
+
+    value: Expr
+    key: Expr
+    span: Span
+
+
+Projection = Union[ProjectList, ProjectValue, ProjectPivot]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRef(Node):
+    """A table, or `"table"."index"`, as dotted names (more than two are refused)."""
+
+    names: tuple[str, ...]
+    span: Span
+
+    @property
+    def table(self) -> str:
+        return self.names[0]
+
+    @property
+    def index(self) -> Optional[str]:
+        return self.names[1] if len(self.names) > 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class FromSource(Node):
+    """One FROM source: a ``TableRef`` when it is a plain dotted name, else the expression."""
+
+    target: Union[TableRef, Expr]
+    alias: Optional[Alias]
+    at_alias: Optional[Alias]
+    by_alias: Optional[Alias]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class OrderItem(Node):
+    """An ORDER BY item; ``direction`` is `ASC`, `DESC` or None."""
+
+    expr: Expr
+    direction: Optional[str]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Clause(Node):
+    """A clause DynamoDB refuses: ``name`` is `GROUP BY`, `HAVING`, `LIMIT` or `OFFSET`."""
+
+    name: str
+    args: tuple[Expr, ...]
+    span: Span
+    keyword_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Select(Statement):
+    """``quantifier`` is `DISTINCT`, `ALL` or None (``quantifier_span`` where it is);
+    ``clauses`` are the refused ones, in source order."""
+
+    projection: Projection
+    sources: tuple[FromSource, ...]
+    where: Optional[Expr]
+    order_by: tuple[OrderItem, ...]
+    clauses: tuple[Clause, ...]
+    quantifier: Optional[str]
+    quantifier_span: Optional[Span]
+    span: Span
+
+
+# ---------------------------------------------------------------- writes
+
+@dataclass(frozen=True, slots=True)
+class ReturningElem(Node):
+    """`(ALL | MODIFIED) (OLD | NEW) (* | path)`."""
+
+    status: str
+    age: str
+    target: Union[Star, Path]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Returning(Node):
+    elems: tuple[ReturningElem, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class OnConflict(Node):
+    """`ON CONFLICT ... DO ...` (refused); ``keyword_span`` covers `ON CONFLICT`."""
+
+    span: Span
+    keyword_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Insert(Statement):
+    """``value_keyword`` is False for the multi-item form `INSERT INTO t <expr>`."""
+
+    table: TableRef
+    value: Expr
+    value_keyword: bool
+    on_conflict: Optional[OnConflict]
+    returning: Optional[Returning]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SetAction(Node):
+    target: Path
+    value: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveAction(Node):
+    path: Path
+    span: Span
+
+
+Action = Union[SetAction, RemoveAction]
+
+
+@dataclass(frozen=True, slots=True)
+class Update(Statement):
+    """UPDATE, or the FROM-first form (``from_first``); actions in source order."""
+
+    table: TableRef
+    actions: tuple[Action, ...]
+    where: Optional[Expr]
+    returning: Optional[Returning]
+    from_first: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Delete(Statement):
+    table: TableRef
+    where: Optional[Expr]
+    returning: Optional[Returning]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Exists(Statement):
+    """`EXISTS(SELECT ...)`: a condition check inside ExecuteTransaction."""
+
+    select: Select
+    span: Span
+
+
+# ---------------------------------------------------------------- shell extensions
+
+@dataclass(frozen=True, slots=True)
+class Explain(Statement):
+    statement: Statement
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeDef(Node):
+    """``type`` is `S`, `N` or `B`."""
+
+    name: str
+    type: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class KeyElement(Node):
+    """``key_type`` is `HASH` or `RANGE`."""
+
+    name: str
+    key_type: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Throughput(Node):
+    read: int
+    write: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Billing(Node):
+    """``mode`` is `PROVISIONED` (with ``throughput``) or `PAY_PER_REQUEST`."""
+
+    mode: str
+    throughput: Optional[Throughput]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IndexProjection(Node):
+    """``type`` is `ALL`, `KEYS_ONLY` or `INCLUDE` (with ``attributes``)."""
+
+    type: str
+    attributes: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IndexDef(Node):
+    """``kind`` is `GSI` or `LSI`."""
+
+    kind: str
+    name: str
+    key: tuple[KeyElement, ...]
+    projection: IndexProjection
+    throughput: Optional[Throughput]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable(Statement):
+    name: str
+    if_not_exists: bool
+    attributes: tuple[AttributeDef, ...]
+    key: tuple[KeyElement, ...]
+    billing: Optional[Billing]
+    indexes: tuple[IndexDef, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DropTable(Statement):
+    name: str
+    if_exists: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AlterBilling(Statement):
+    table: str
+    billing: Billing
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CreateIndex(Statement):
+    table: str
+    index: IndexDef
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DropIndex(Statement):
+    table: str
+    index: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DescribeTable(Statement):
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ShowTables(Statement):
+    span: Span
+
+
+# ---------------------------------------------------------------- traversal
+
+def children(node: Node) -> Iterator[Node]:
+    """The direct child nodes of ``node``, in field (= source) order."""
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            yield from (v for v in value if isinstance(v, Node))
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """``node`` and all its descendants, depth first, in source order.
+
+    Iterative, so that the longest statements (8,192 characters of `NOT NOT
+    ...` or `a AND b AND ...`) do not exhaust Python's recursion limit."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(tuple(children(current))))
+
+
+def parameters(stmt: Node) -> tuple[Parameter, ...]:
+    """The statement's `?` placeholders, in source order."""
+    return tuple(n for n in walk(stmt) if isinstance(n, Parameter))

@@ -1,0 +1,57 @@
+"""The front end's one error type: a ValidationException that knows where it happened.
+
+DynamoDB words syntax errors as ``Statement wasn't well formed, can't be
+processed: <detail>`` and many translation errors as ``<text> at L:C:N``
+(1-based line and column, length in characters). ``StatementError`` carries
+the position separately too, so a shell can draw a caret under the token.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from partiql.engine.errors import ValidationException
+
+from .ast import Span
+
+SYNTAX_PREFIX = "Statement wasn't well formed, can't be processed: "
+
+
+class StatementError(ValidationException):
+    """A ValidationException about the statement text.
+
+    ``detail`` is the message without prefix or position suffix; ``line``,
+    ``column`` and ``length`` locate the offending token (None when unknown).
+    """
+
+    def __init__(self, message: str, *, detail: Optional[str] = None, line: Optional[int] = None,
+                 column: Optional[int] = None, length: Optional[int] = None):
+        super().__init__(message)
+        self.detail = message if detail is None else detail
+        self.line = line
+        self.column = column
+        self.length = length
+
+    @classmethod
+    def syntax(cls, detail: str, line: Optional[int] = None, column: Optional[int] = None,
+               length: Optional[int] = None) -> "StatementError":
+        """``Statement wasn't well formed, can't be processed: <detail>``."""
+        return cls(SYNTAX_PREFIX + detail, detail=detail, line=line, column=column, length=length)
+
+    @classmethod
+    def at(cls, text: str, span: Span) -> "StatementError":
+        """``<text> at L:C:N`` for the token at ``span``."""
+        return cls(text + position_suffix(span), detail=text, line=span.line, column=span.column,
+                   length=span.length)
+
+    @classmethod
+    def near(cls, text: str, span: Optional[Span]) -> "StatementError":
+        """``<text>`` (no suffix) that still records where it applies, for carets."""
+        if span is None:
+            return cls(text)
+        return cls(text, line=span.line, column=span.column, length=span.length)
+
+
+def position_suffix(span: Span) -> str:
+    """DynamoDB's source-position suffix: `` at line:column:length``."""
+    return f" at {span.line}:{span.column}:{span.length}"

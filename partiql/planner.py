@@ -1,0 +1,393 @@
+"""Statement → plan template: bind to the catalog, validate, choose the access path.
+
+A template is built once per statement text and catalog version and holds
+model trees whose ``?`` are still ``Param`` nodes; ``partiql.executor``
+binds the parameter values and runs it. Everything that can be refused
+without the values is refused here, before any effect, in DynamoDB's order
+(spec §8.3): catalog-free checks, table and index resolution, key and
+decomposition rules, ORDER BY, index projections.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from partiql.engine.errors import ResourceNotFoundException, ValidationException
+from partiql.engine.expressions import model as m
+from partiql.engine.schema import IndexSpec, KeySchema
+
+from . import ast
+from .access import Analysis, analyse
+from .checks import check_statement, projected_name
+from .conditions import Param, action, condition, operand, path
+
+NOT_FOUND = "Requested resource not found"
+NO_KEY = "Where clause does not contain a mandatory equality on all key attributes"
+
+
+# ------------------------------------------------------------------ templates
+
+@dataclass
+class SelectTemplate:
+    table: str
+    index: IndexSpec | None
+    key: KeySchema  # the source's key schema (table or index)
+    table_key: KeySchema
+    where: object  # model condition with Params, or None
+    analysis: Analysis
+    projection: tuple | None  # ((flat name, model Path), …) or None for *
+    order: tuple = ()  # ((attribute, descending), …)
+    reach_back: bool = False
+
+    @property
+    def index_name(self) -> str | None:
+        return None if self.index is None else self.index.name
+
+
+@dataclass
+class InsertTemplate:
+    table: str
+    key: KeySchema
+    item: ast.TupleLit
+
+
+@dataclass
+class WriteTemplate:
+    """UPDATE or DELETE of one item: key operands, actions, the residual condition."""
+
+    kind: str  # 'Update' or 'Delete'
+    table: str
+    key: KeySchema
+    key_operands: dict  # attribute -> tuple of operands (all must agree)
+    update: object = None  # model Update with Params
+    condition: object = None  # residual WHERE (model, with Params) or None
+    returning: tuple | None = None  # (status, age): ('ALL'|'MODIFIED', 'OLD'|'NEW')
+
+
+@dataclass
+class ExistsTemplate:
+    table: str
+    key: KeySchema
+    key_operands: dict
+    condition: object
+
+
+@dataclass
+class TableTemplate:
+    """A shell DDL statement: a control-plane operation and its request."""
+
+    operation: str
+    request: dict = field(default_factory=dict)
+    if_exists: bool = False  # DROP TABLE IF EXISTS / CREATE TABLE IF NOT EXISTS
+
+
+@dataclass
+class ExplainTemplate:
+    statement: object  # another template
+
+
+# -------------------------------------------------------------------- entry
+
+def plan(stmt: ast.Statement, catalog) -> object:
+    """The template of a parsed statement; ``catalog`` maps table names to engine tables."""
+    check_statement(stmt)
+    builder = _BUILDERS.get(type(stmt))
+    if builder is None:
+        raise ValidationException(f"Unsupported operation: {type(stmt).__name__}")
+    return builder(stmt, catalog)
+
+
+def _table(catalog, name: str):
+    table = catalog.get(name)
+    if table is None:
+        raise ResourceNotFoundException(NOT_FOUND)
+    return table
+
+
+def _key_paths_are_scalar(where, names) -> None:
+    for node in ast.walk(where) if where is not None else ():
+        if isinstance(node, ast.Path) and len(node.steps) > 1 and node.root.name in names:
+            raise ValidationException("Key attributes must be scalars; list random access '[]' and map "
+                                      f"lookup '.' are not allowed: Key {node.root.name}")
+
+
+# -------------------------------------------------------------------- SELECT
+
+def _select(stmt: ast.Select, catalog) -> SelectTemplate:
+    ref = stmt.sources[0].target
+    table = _table(catalog, ref.table)
+    index = None
+    if ref.index is not None:
+        index = table.spec.index(ref.index)
+        if index is None:
+            raise ValidationException("The table does not have the specified index")
+    key = table.spec.key if index is None else index.key
+    _key_paths_are_scalar(stmt.where, set(key.names) | set(table.spec.key.names))
+    where = condition(stmt.where) if stmt.where is not None else None
+    analysis = analyse(where, key)
+    projection = _projection(stmt.projection)
+    template = SelectTemplate(table.name, index, key, table.spec.key, where, analysis, projection)
+    template.order = _order_by(stmt, template)
+    if index is not None:
+        _check_index_projection(template, table.spec.key)
+    return template
+
+
+def _projection(projection: ast.ProjectList):
+    if any(isinstance(item, ast.ProjectStar) for item in projection.items):
+        return None
+    return tuple((projected_name(item.expr), path(item.expr)) for item in projection.items)
+
+
+def _order_by(stmt: ast.Select, template: SelectTemplate) -> tuple:
+    if not stmt.order_by:
+        return ()
+    if stmt.where is None:
+        raise ValidationException("Must have WHERE clause in the statement when using ORDER BY clause.")
+    if template.analysis.scan:
+        raise ValidationException("Must have at least one non-optional hash key condition in WHERE clause "
+                                  "when using ORDER BY clause.")
+    order = []
+    for item in stmt.order_by:
+        expr = item.expr
+        if not (isinstance(expr, ast.Path) and len(expr.steps) == 1):
+            raise ValidationException(
+                f"Argument to ORDER BY must be of type VariableReference. Type: {_ast_type(expr)}")
+        name = expr.root.name
+        if name not in template.key.names:
+            raise ValidationException(
+                f"Variable reference {name} in ORDER BY clause must be part of the primary key")
+        order.append((name, item.direction == "DESC"))
+    hashes = {tuple(map(repr, b.hash_operands[:1])) for b in template.analysis.branches}
+    if len(hashes) > 1 and template.key.hash_name not in [name for name, _ in order]:
+        raise ValidationException("Must have hash key in ORDER BY clause when more than one hash key "
+                                  "condition specified in WHERE clause.")
+    return tuple(order)
+
+
+def _ast_type(expr) -> str:
+    return {ast.Path: "Path", ast.Call: "Call"}.get(type(expr), type(expr).__name__)
+
+
+def _check_index_projection(template: SelectTemplate, table_key: KeySchema) -> None:
+    index = template.index
+    projected = index.projected_names(table_key)
+    if projected is None:
+        return
+    if template.projection is not None:
+        missing = [p.name for _, p in template.projection if p.name not in projected]
+        if missing and index.is_global:
+            raise ValidationException(
+                "One or more parameter values were invalid: Global secondary index "
+                f"{index.name} does not project [{', '.join(missing)}]")
+        template.reach_back = bool(missing)
+    if not template.analysis.scan and template.where is not None:
+        outside = [name for name in _filter_names(template) if name not in projected]
+        if outside:
+            raise ValidationException(
+                f"One or more parameter values were invalid: Secondary index {index.name} does not "
+                f"project one or more filter attributes: [{', '.join(outside)}]")
+
+
+def _filter_names(template: SelectTemplate) -> list[str]:
+    names = []
+    for branch in template.analysis.branches:
+        for atom in branch.residual:
+            for name in _paths(atom):
+                if name not in names:
+                    names.append(name)
+    return names
+
+
+def _paths(node):
+    if isinstance(node, m.Path):
+        yield node.name
+    elif isinstance(node, tuple):
+        for child in node:
+            yield from _paths(child)
+    elif not isinstance(node, (m.Value, Param, str, int)) and node is not None:
+        for slot in getattr(type(node), "__slots__", ()):
+            yield from _paths(getattr(node, slot))
+
+
+# ---------------------------------------------------------------- INSERT
+
+def _insert(stmt: ast.Insert, catalog) -> InsertTemplate:
+    table = _table(catalog, stmt.table.table)
+    return InsertTemplate(table.name, table.spec.key, stmt.value)
+
+
+# ---------------------------------------------------------- UPDATE / DELETE
+
+def _key_equalities(where, key: KeySchema) -> tuple[dict, list]:
+    """Key attribute → equality operands, and the other top-level conjuncts."""
+    operands = {name: [] for name in key.names}
+    rest = []
+    for atom in m.conjuncts(where):
+        name = _key_equality(atom, key)
+        if name is None:
+            rest.append(atom)
+        else:
+            operands[name[0]].append(name[1])
+    if any(not found for found in operands.values()):
+        raise ValidationException(NO_KEY)
+    for name, found in operands.items():
+        literals = [o for o in found if isinstance(o, m.Value)]
+        if any(o != literals[0] for o in literals[1:]):
+            raise ValidationException(f"Multiple conditions on same key {name}. Only single item "
+                                      "Update/Insert/Delete are supported")
+    return {name: tuple(found) for name, found in operands.items()}, rest
+
+
+def _key_equality(atom, key: KeySchema):
+    if not (isinstance(atom, m.Comparison) and atom.op == "="):
+        return None
+    for subject, value in ((atom.left, atom.right), (atom.right, atom.left)):
+        if (isinstance(subject, m.Path) and subject.is_top_level and subject.name in key.names
+                and isinstance(value, (m.Value, Param))):
+            return subject.name, value
+    return None
+
+
+def _check_keys_not_updated(actions, key: KeySchema) -> None:
+    for lowered in actions:
+        if lowered.path.name in key.names:
+            raise ValidationException("One or more parameter values were invalid: Cannot update attribute "
+                                      f"{lowered.path.name}. This attribute is part of the key")
+
+
+def _returning(returning) -> tuple | None:
+    if returning is None:
+        return None
+    elem = returning.elems[0]
+    return elem.status, elem.age
+
+
+def _write(kind: str, stmt, catalog) -> WriteTemplate:
+    table = _table(catalog, stmt.table.table)
+    key = table.spec.key
+    if stmt.where is None:
+        raise ValidationException(NO_KEY)
+    _key_paths_are_scalar(stmt.where, key.names)
+    where = condition(stmt.where)
+    key_operands, rest = _key_equalities(where, key)
+    template = WriteTemplate(kind, table.name, key, key_operands,
+                             condition=m.conjunction(rest), returning=_returning(stmt.returning))
+    if kind == "Update":
+        actions = tuple(action(node) for node in stmt.actions)
+        _check_keys_not_updated(actions, key)
+        template.update = m.Update(actions)
+    return template
+
+
+def _update(stmt: ast.Update, catalog) -> WriteTemplate:
+    return _write("Update", stmt, catalog)
+
+
+def _delete(stmt: ast.Delete, catalog) -> WriteTemplate:
+    return _write("Delete", stmt, catalog)
+
+
+def _exists(stmt: ast.Exists, catalog) -> ExistsTemplate:
+    select = stmt.select
+    ref = select.sources[0].target
+    if ref.index is not None:
+        raise ValidationException("Operations on indices are not supported in transactions")
+    table = _table(catalog, ref.table)
+    key = table.spec.key
+    if select.where is None:
+        raise ValidationException("EXISTS() must contain a single item read with additional condition")
+    where = condition(select.where)
+    try:
+        key_operands, rest = _key_equalities(where, key)
+    except ValidationException:
+        raise ValidationException("EXISTS() must contain a single item read with additional condition") from None
+    if not rest:
+        raise ValidationException("EXISTS() must contain a single item read with additional condition")
+    return ExistsTemplate(table.name, key, key_operands, m.conjunction(rest))
+
+
+# ------------------------------------------------------------------- DDL
+
+def _key_schema(elements) -> list[dict]:
+    return [{"AttributeName": e.name, "KeyType": e.key_type} for e in elements]
+
+
+def _throughput(throughput) -> dict:
+    return {"ReadCapacityUnits": throughput.read, "WriteCapacityUnits": throughput.write}
+
+
+def _billing(request: dict, billing) -> None:
+    if billing is None or billing.mode == "PAY_PER_REQUEST":
+        request["BillingMode"] = "PAY_PER_REQUEST"
+    else:
+        request["BillingMode"] = "PROVISIONED"
+        request["ProvisionedThroughput"] = _throughput(billing.throughput)
+
+
+def _index_request(index: ast.IndexDef) -> dict:
+    projection = {"ProjectionType": index.projection.type}
+    if index.projection.type == "INCLUDE":
+        projection["NonKeyAttributes"] = list(index.projection.attributes)
+    out = {"IndexName": index.name, "KeySchema": _key_schema(index.key), "Projection": projection}
+    if index.throughput is not None:
+        out["ProvisionedThroughput"] = _throughput(index.throughput)
+    return out
+
+
+def _create_table(stmt: ast.CreateTable, catalog) -> TableTemplate:
+    request = {"TableName": stmt.name,
+               "AttributeDefinitions": [{"AttributeName": a.name, "AttributeType": a.type}
+                                        for a in stmt.attributes],
+               "KeySchema": _key_schema(stmt.key)}
+    _billing(request, stmt.billing)
+    for kind, member in (("GSI", "GlobalSecondaryIndexes"), ("LSI", "LocalSecondaryIndexes")):
+        indexes = [_index_request(i) for i in stmt.indexes if i.kind == kind]
+        if indexes:
+            request[member] = indexes
+    return TableTemplate("CreateTable", request, if_exists=stmt.if_not_exists)
+
+
+def _drop_table(stmt: ast.DropTable, catalog) -> TableTemplate:
+    return TableTemplate("DeleteTable", {"TableName": stmt.name}, if_exists=stmt.if_exists)
+
+
+def _alter_billing(stmt: ast.AlterBilling, catalog) -> TableTemplate:
+    request = {"TableName": stmt.table}
+    _billing(request, stmt.billing)
+    return TableTemplate("UpdateTable", request)
+
+
+def _create_index(stmt: ast.CreateIndex, catalog) -> TableTemplate:
+    table = _table(catalog, stmt.table)
+    create = _index_request(stmt.index)
+    types = dict(table.spec.attribute_types)
+    definitions = [{"AttributeName": e.name, "AttributeType": types.get(e.name, "S")}
+                   for e in stmt.index.key]
+    return TableTemplate("UpdateTable", {"TableName": stmt.table, "AttributeDefinitions": definitions,
+                                         "GlobalSecondaryIndexUpdates": [{"Create": create}]})
+
+
+def _drop_index(stmt: ast.DropIndex, catalog) -> TableTemplate:
+    return TableTemplate("UpdateTable", {"TableName": stmt.table,
+                                         "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": stmt.index}}]})
+
+
+def _describe(stmt: ast.DescribeTable, catalog) -> TableTemplate:
+    return TableTemplate("DescribeTable", {"TableName": stmt.name})
+
+
+def _show(stmt: ast.ShowTables, catalog) -> TableTemplate:
+    return TableTemplate("ListTables", {})
+
+
+def _explain(stmt: ast.Explain, catalog) -> ExplainTemplate:
+    return ExplainTemplate(plan(stmt.statement, catalog))
+
+
+_BUILDERS = {
+    ast.Select: _select, ast.Insert: _insert, ast.Update: _update, ast.Delete: _delete,
+    ast.Exists: _exists, ast.CreateTable: _create_table, ast.DropTable: _drop_table,
+    ast.AlterBilling: _alter_billing, ast.CreateIndex: _create_index, ast.DropIndex: _drop_index,
+    ast.DescribeTable: _describe, ast.ShowTables: _show, ast.Explain: _explain,
+}

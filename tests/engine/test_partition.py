@@ -1,0 +1,126 @@
+"""Partitions: hash routing, DynamoDB order inside a collection, splits, the partition formula."""
+
+from decimal import Decimal
+
+import pytest
+
+from partiql.engine import limits
+from partiql.engine.keys import key_hash
+from partiql.engine.partition import MAIN, Record, Store
+from partiql.engine.schema import KeySchema, TableSpec, Throughput
+
+
+def _spec(throughput):
+    return TableSpec("T", KeySchema("pk", "S"), {"pk": "S"}, throughput)
+
+
+PARTITION_COUNTS = [
+    (Throughput(5000, 500), 3),  # data-modeling.md: 5,000 RCU + 500 WCU -> 3 partitions
+    (Throughput(1, 1), 1),
+    (Throughput(3000, 0), 1),
+    (Throughput(3001, 0), 2),
+    (Throughput(0, 1000), 1),
+    (Throughput(6000, 2000), 4),
+    (None, 8),  # on-demand: 12,000 RRU + 4,000 WRU initial throughput
+]
+
+
+@pytest.mark.parametrize("throughput,count", PARTITION_COUNTS)
+def test_initial_partition_count(throughput, count):
+    assert _spec(throughput).initial_partitions() == count
+
+
+def test_partition_count_grows_with_size():
+    assert _spec(Throughput(1, 1)).initial_partitions(25 * 1024 ** 3) == 3
+
+
+def test_partitions_cover_the_hash_space():
+    store = Store(3, {MAIN: False})
+    assert store.partitions[0].lo == 0 and store.partitions[-1].hi == limits.HASH_SPACE
+    for left, right in zip(store.partitions, store.partitions[1:]):
+        assert left.hi == right.lo
+
+
+def test_hash_is_stable_and_value_based():
+    assert key_hash(Decimal("1000")) == key_hash(Decimal("1E+3"))
+    assert key_hash("a") != key_hash(b"a")
+
+
+def _put(store, pk, sort=None, size=10, space=MAIN):
+    h = key_hash(pk)
+    store.put(space, h, pk, sort, Record({"pk": pk}, size))
+    return h
+
+
+SORT_ORDERS = [
+    ([Decimal(10), Decimal(9), Decimal("-1"), Decimal("2.5")], [Decimal("-1"), Decimal("2.5"), Decimal(9), Decimal(10)]),
+    (["b", "a", "B", "é", "ab"], ["B", "a", "ab", "b", "é"]),  # UTF-8 byte order
+    ([b"\xff", b"\x00", b"a"], [b"\x00", b"a", b"\xff"]),  # unsigned bytes
+]
+
+
+@pytest.mark.parametrize("values,ordered", SORT_ORDERS)
+def test_collection_sorted_in_dynamodb_order(values, ordered):
+    store = Store(1, {MAIN: True})
+    for value in values:
+        _put(store, "p", (value,))
+    group = store.group(MAIN, key_hash("p"), "p")
+    assert [sort[0] for sort in group] == ordered
+
+
+def test_scan_order_is_hash_then_sort_and_resumable():
+    store = Store(4, {MAIN: True})
+    for pk in "abcdefgh":
+        for sk in (Decimal(2), Decimal(1)):
+            _put(store, pk, (sk,))
+    rows = [(h, pk, sort) for h, pk, sort, _ in store.scan(MAIN)]
+    assert rows == sorted(rows)
+    assert len(rows) == 16
+    resumed = [(h, pk, sort) for h, pk, sort, _ in store.scan(MAIN, after=rows[6])]
+    assert resumed == rows[7:]
+
+
+def test_segments_partition_the_scan():
+    from partiql.engine.engine import segment_range
+    store = Store(2, {MAIN: False})
+    for i in range(200):
+        _put(store, f"k{i}")
+    everything = [pk for _, pk, _, _ in store.scan(MAIN)]
+    parts = [[pk for _, pk, _, _ in store.scan(MAIN, None, *segment_range(s, 3))] for s in range(3)]
+    assert sum(parts, []) == everything
+
+
+def test_partition_splits_past_its_byte_limit():
+    store = Store(1, {MAIN: False}, max_bytes=1000)
+    for i in range(30):
+        _put(store, f"key{i}", size=100)
+    assert len(store.partitions) >= 3
+    assert all(p.bytes <= 1000 for p in store.partitions)
+    assert store.items == 30 and store.bytes == 3000
+    assert sorted(pk for _, pk, _, _ in store.scan(MAIN)) == sorted(f"key{i}" for i in range(30))
+    for i in range(30):
+        assert store.get(MAIN, key_hash(f"key{i}"), f"key{i}", None) is not None
+
+
+def test_one_partition_key_value_is_never_split():
+    store = Store(1, {MAIN: True}, max_bytes=100)
+    for i in range(10):
+        _put(store, "hot", (Decimal(i),), size=50)
+    assert len(store.partitions) == 1 and store.partitions[0].bytes == 500
+
+
+def test_ensure_partitions_splits_evenly():
+    store = Store(1, {MAIN: False})
+    for i in range(50):
+        _put(store, f"k{i}")
+    store.ensure_partitions(4)
+    assert len(store.partitions) == 4
+    assert store.items == 50
+
+
+def test_remove_keeps_accounting():
+    store = Store(1, {MAIN: True})
+    _put(store, "p", (Decimal(1),), size=7)
+    assert store.remove(MAIN, key_hash("p"), "p", (Decimal(1),)).size == 7
+    assert store.bytes == 0 and store.items == 0
+    assert store.group(MAIN, key_hash("p"), "p") is None

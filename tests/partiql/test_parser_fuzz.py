@@ -1,0 +1,119 @@
+"""Random text and mutated statements: parse() + check_statement() end in a tree or a
+ValidationException, never in another exception (and never leak a Lark tree)."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from partiql import ast
+from partiql.checks import check_statement
+from partiql.engine.errors import ValidationException
+from partiql.parser import parse, parse_dml
+
+SEEDS = [
+    "SELECT * FROM \"H\" WHERE pk = 'a' AND n IN [?, 2] AND s IS NOT MISSING",
+    "SELECT m.sub, l[1] FROM \"T\".\"idx\" WHERE pk = ? ORDER BY sk DESC",
+    "SELECT COUNT(*) FROM \"C\" WHERE size(s) > 3 OR attribute_exists(m.x) = true LIMIT 1",
+    "INSERT INTO \"H\" VALUE {'pk': ?, 'm': {'k': [1, -2.5e3, <<'a'>>]}, 'ns': <<1, 2>>}",
+    "UPDATE \"H\" SET a = a + 1, ss = set_add(ss, <<'x'>>) REMOVE c WHERE pk = 'a' RETURNING ALL NEW *",
+    "FROM \"H\" WHERE pk = 'a' AND NOT (n BETWEEN 0 AND 5) SET l = list_append(l, ['c'])",
+    "DELETE FROM \"H\" WHERE pk = 'a' AND begins_with(s, 'x') RETURNING ALL OLD *",
+    "EXISTS(SELECT * FROM \"H\" WHERE pk = 'a' AND s = 'str')",
+    "CREATE TABLE T (pk S, sk N) PRIMARY KEY (pk HASH, sk RANGE) GSI (g ON (sk HASH) PROJECTING ALL)",
+    "ALTER TABLE T SET BILLING MODE PROVISIONED (1 RCU, 2 WCU)",
+    "EXPLAIN SELECT VALUE x FROM t AS u -- comment\n /* block */ ;",
+]
+TOKENS = ["SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IS", "IN", "BETWEEN", "SET", "REMOVE", "VALUE",
+          "MISSING", "NULL", "TRUE", "?", "*", ".", ",", "(", ")", "[", "]", "{", "}", "<<", ">>", "=",
+          "<>", "!=", "<", ">=", "-", "+", "'", '"', "--", "/*", "*/", ";", "1e126", "-1", "[-1]", "pad",
+          "size(", "exists(", "set_add(", "`ion`", "#", "\n", " ", "ORDER BY", "LIMIT", "RETURNING",
+          "CREATE", "TABLE", "HASH", "GSI", ":"]
+ALPHABET = st.sampled_from(list("abcsn01.9eE-+*/%|?'\"`;:,()[]{}<>=! \n#_$@\\") + ["SELECT ", " FROM ",
+                                                                               " WHERE ", " AND "])
+SIMPLE = (str, int, bool, type(None))
+
+FUZZ = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _well_formed(node):
+    """Every field of every node is a node, a span, a plain value or a tuple of those."""
+    if isinstance(node, tuple):
+        for item in node:
+            _well_formed(item)
+        return
+    if isinstance(node, (ast.Span,) + SIMPLE):
+        return
+    assert isinstance(node, ast.Node), repr(node)
+    for name in node.__dataclass_fields__:
+        _well_formed(getattr(node, name))
+
+
+def _run(text):
+    for parse_function in (parse, parse_dml):
+        try:
+            stmt = parse_function(text)
+        except ValidationException:
+            continue
+        assert isinstance(stmt, ast.Statement)
+        _well_formed(stmt)
+        try:
+            check_statement(stmt)
+        except ValidationException:
+            pass
+
+
+@FUZZ
+@given(st.lists(ALPHABET, max_size=40).map("".join))
+def test_random_text(text):
+    _run(text)
+
+
+@st.composite
+def mutated(draw):
+    text = draw(st.sampled_from(SEEDS))
+    for _ in range(draw(st.integers(1, 4))):
+        pos = draw(st.integers(0, len(text)))
+        action = draw(st.sampled_from(["insert_char", "delete", "replace", "insert_token"]))
+        if action == "insert_char":
+            text = text[:pos] + draw(ALPHABET) + text[pos:]
+        elif action == "delete":
+            end = pos + draw(st.integers(1, 6))
+            text = text[:pos] + text[end:]
+        elif action == "replace":
+            text = text[:pos] + draw(ALPHABET) + text[pos + 1:]
+        else:
+            text = text[:pos] + " " + draw(st.sampled_from(TOKENS)) + " " + text[pos:]
+    return text
+
+
+@FUZZ
+@given(mutated())
+def test_mutated_statements(text):
+    _run(text)
+
+
+@FUZZ
+@given(st.sampled_from(SEEDS), st.data())
+def test_every_prefix(text, data):
+    _run(text[:data.draw(st.integers(0, len(text)))])
+
+
+def test_deepest_statements_end_in_a_validation_exception():
+    for text in ["SELECT * FROM t WHERE " + "NOT " * 2000 + "a = 1",
+                 "SELECT * FROM t WHERE " + " AND ".join(["a = 1"] * 1300),
+                 "UPDATE t SET a = " + " + ".join(["1"] * 2000) + " WHERE pk = 1",
+                 "SELECT * FROM t WHERE a = " + "(" * 2500 + "1" + ")" * 2500]:
+        stmt = parse(text)
+        assert len(list(ast.walk(stmt))) > 1
+        try:
+            check_statement(stmt)
+        except ValidationException:
+            pass
+
+
+def test_huge_numbers_end_in_a_validation_exception():
+    for text in ["1e" + "9" * 5000, "1e-" + "0" * 5000 + "5", "9" * 5000, "0." + "0" * 5000 + "1"]:
+        for statement in (f"SELECT * FROM t WHERE n = {text}", f"SELECT l[{text}] FROM t"):
+            try:
+                check_statement(parse(statement))
+            except ValidationException:
+                pass
