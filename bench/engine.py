@@ -16,6 +16,7 @@ import statistics
 import time
 import tracemalloc
 
+import _isolate  # noqa: F401  (must precede the partiql import)
 from partiql.engine import Engine
 
 QUERY_PARTITIONS = 100  # partition-key values holding 100 items each, for Query(100)

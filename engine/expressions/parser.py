@@ -446,9 +446,36 @@ def _compiled(kind: str, text: str) -> _Compiled:
         raw = _lark().parse(text, start=_KINDS[kind])
     except UnexpectedInput as error:
         return _Compiled(_syntax_message(text, error))
+    operators = _operator_count(raw)
+    if operators > limits.MAX_EXPRESSION_OPERATORS:  # before the walks, which recurse once per nesting level
+        return _Compiled(TOO_MANY_OPERATORS.format(operators))
     analysis = _Analysis(kind)
     template = _ANALYSERS[kind](analysis, raw)
     return analysis.result(template)
+
+
+_OPERATORS = {And: lambda node: len(node.operands) - 1, Or: lambda node: len(node.operands) - 1}
+_ONE_OPERATOR = (Not, Comparison, Between, In, Call, Arithmetic)
+_OPERATORS.update((kind, lambda node: 1) for kind in _ONE_OPERATOR)
+_LEAVES = (Path, ValueRef, str)
+
+
+def _operator_count(raw) -> int:
+    """Comparisons, BETWEEN, IN, AND, OR, NOT, functions, + and - (DG-ServiceQuotas), iteratively."""
+    count, stack = 0, [raw]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is tuple:
+            stack.extend(node)
+        elif kind not in _LEAVES:
+            count += _OPERATORS.get(kind, _no_operator)(node)
+            stack.extend(getattr(node, slot) for slot in kind.__slots__)
+    return count
+
+
+def _no_operator(node) -> int:
+    return 0
 
 
 # Problem categories in the order DynamoDB reports them (item-api §3.7 last
@@ -487,7 +514,6 @@ class _Analysis:
         self.ranks = _RANKS[kind]
         self.problems: list[tuple[int, int, object]] = []  # (rank, sequence, message | check)
         self.refs: list[tuple[bool, str]] = []
-        self.operators = 0
 
     # ---- recording
 
@@ -504,8 +530,6 @@ class _Analysis:
             self.problems.append((self.ranks[category], len(self.problems), check))
 
     def result(self, template) -> _Compiled:
-        if self.operators > limits.MAX_EXPRESSION_OPERATORS:
-            self.flag("limit", TOO_MANY_OPERATORS.format(self.operators))
         undefined = self.ranks["undefined"]
         problems = sorted(self.problems, key=lambda p: p[:2])
         if problems and problems[0][0] < undefined:
@@ -556,9 +580,11 @@ class _Analysis:
         return self.call(node, as_condition=False)
 
     def call(self, node: Call, as_condition: bool) -> Call:
-        args = tuple(self.operand(arg) for arg in node.args)
+        args = []
+        for arg in node.args:  # a loop, not a generator: one frame less per nesting level
+            args.append(self.operand(arg))
+        args = tuple(args)
         call = Call(node.name, args)
-        self.operators += 1
         spec = FUNCTIONS.get(node.name)
         if spec is None:
             self.flag("function_name", UNKNOWN_FUNCTION.format(node.name))
@@ -619,26 +645,23 @@ class _Analysis:
         return _CONDITIONS[type(node)](self, node)
 
     def logical(self, node):
-        operands = tuple(self.condition(o) for o in node.operands)
-        self.operators += len(operands) - 1
-        return type(node)(operands)
+        operands = []
+        for operand in node.operands:
+            operands.append(self.condition(operand))
+        return type(node)(tuple(operands))
 
     def negation(self, node: Not) -> Not:
-        operand = self.condition(node.operand)
-        self.operators += 1
-        return Not(operand)
+        return Not(self.condition(node.operand))
 
     def comparison(self, node: Comparison) -> Comparison:
         left, right = self.operand(node.left), self.operand(node.right)
-        self.operators += 1
         self.distinct(node.op, (left, right))
         if node.op in ORDERING_COMPARATORS:
             self.require(node.op, (left, right), ORDERED_TYPES)
         return Comparison(node.op, left, right)
 
     def between(self, node: Between) -> Between:
-        subject, low, high = (self.operand(o) for o in (node.subject, node.low, node.high))
-        self.operators += 1
+        subject, low, high = self.operand(node.subject), self.operand(node.low), self.operand(node.high)
         self.distinct("BETWEEN", (subject, low, high))  # INF: as for comparisons
         self.require("BETWEEN", (subject, low, high), ORDERED_TYPES)
         if type(low) is ValueRef and type(high) is ValueRef:
@@ -647,8 +670,7 @@ class _Analysis:
 
     def in_(self, node: In) -> In:
         subject = self.operand(node.subject)
-        candidates = tuple(self.operand(o) for o in node.candidates)
-        self.operators += 1
+        candidates = tuple([self.operand(o) for o in node.candidates])
         if len(candidates) > limits.IN_MAX_OPERANDS:
             self.flag("limit", TOO_MANY_IN.format(len(candidates)))
         self.distinct("IN", (subject, *candidates))  # INF: as for comparisons
@@ -680,7 +702,6 @@ class _Analysis:
 
     def arithmetic(self, node: Arithmetic) -> Arithmetic:
         left, right = self.operand(node.left), self.operand(node.right)
-        self.operators += 1
         self.require(node.op, (left, right), frozenset(("N",)))
         return Arithmetic(node.op, left, right)
 
@@ -860,12 +881,16 @@ class _Emitter:
                                for e in node.elements)
             return self.emit(f"Path(({elements}))"), False
         if kind is tuple:
-            parts = [self.node(item) for item in node]
+            parts = []
+            for item in node:  # loops, not comprehensions: one frame less per nesting level
+                parts.append(self.node(item))
             if all(constant for _, constant in parts):
                 return self.constant(node), True
             return self.emit("(" + "".join(f"{name}, " for name, _ in parts) + ")"), False
-        fields = [getattr(node, slot) for slot in kind.__slots__]
-        parts = [(repr(f), True) if type(f) is str else self.node(f) for f in fields]
+        parts = []
+        for slot in kind.__slots__:
+            field = getattr(node, slot)
+            parts.append((repr(field), True) if type(field) is str else self.node(field))
         if all(constant for _, constant in parts):
             return self.constant(node), True
         arguments = ", ".join(name for name, _ in parts)

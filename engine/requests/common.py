@@ -47,6 +47,7 @@ class Expressions:
         present = [member for member in members if request.get(member) is not None]
         self._check_parameters(request, names, values, members, present)
         self.context = ExpressionContext(names, values)
+        self.context.check_keys()
 
     @staticmethod
     def _check_parameters(request, names, values, members, present) -> None:
@@ -67,7 +68,8 @@ class Expressions:
         return None if text is None else parse_condition(text, self.context, param)
 
     def key_condition(self, text):
-        return None if text is None else parse_key_condition(text, self.context)
+        # Structural key-condition errors come after the unused-placeholder checks (§2.1).
+        return None if text is None else parse_key_condition(text, self.context, defer=True)
 
     def update(self, text):
         return None if text is None else parse_update(text, self.context)

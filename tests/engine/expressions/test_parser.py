@@ -22,10 +22,11 @@ from partiql.engine.expressions.parser import (
 )
 
 NAMES = {"#a": "a", "#b": "b", "#dot": "a.b", "#count": "count", "#s": "string_set", "#limit": "limit",
-         "#ulist": "list", "#h": "pk"}
+         "#ulist": "list", "#h": "pk", "#0": "a", "#1": "b"}
 VALUES = {":s": "a", ":s2": "b", ":n": D(1), ":n2": D(2), ":b": b"x", ":bool": True, ":null": None,
           ":l": [D(1)], ":m": {"k": "v"}, ":ss": frozenset({"x"}), ":ns": frozenset({D(1)}),
-          ":bs": frozenset({b"y"}), ":t": "S", ":badt": "X", ":v": "x", ":p": "pre"}
+          ":bs": frozenset({b"y"}), ":t": "S", ":badt": "X", ":v": "x", ":p": "pre",
+          ":0": "a", ":1": "pre"}
 
 PARSERS = {
     "condition": (lambda text, ctx: parse_condition(text, ctx), "ConditionExpression"),
@@ -97,7 +98,7 @@ MODELS = [
     ("condition", "(a) = (:s)", C("=", P("a"), V("a"))),
     ("condition", "(begins_with(a, :p))", Call("begins_with", (P("a"), V("pre")))),
     ("condition", "(size(a)) > :n", C(">", Call("size", (P("a"),)), V(D(1)))),
-    ("condition", "(#a = :s) AND (begins_with(#b, :p))",
+    ("condition", "(#0 = :0) AND (begins_with(#1, :1))",
      And((C("=", P("a"), V("a")), Call("begins_with", (P("b"), V("pre")))))),
     # Functions (names are case-sensitive, keywords are not).
     ("condition", "attribute_not_exists(a.b)", Call("attribute_not_exists", (P("a", "b"),))),
