@@ -21,7 +21,7 @@ __version__ = "0.1.0"
 
 def client(db: Connection | None = None):
     """A boto3-shaped DynamoDB client over ``db`` (a new in-memory database if None)."""
-    from .client import Client
+    from .boto_client import Client
     return Client(db if db is not None else connect())
 
 
