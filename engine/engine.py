@@ -23,6 +23,7 @@ from .expressions.update import apply_update
 from .keys import key_from_item, key_hash
 from .partition import Record
 from .schema import IndexSpec, TableSpec
+from .storage import MemoryStorage, Storage
 from .table import UPDATE_TOO_LARGE, Mutation, Page, Table
 
 NOT_FOUND = "Requested resource not found"
@@ -60,6 +61,7 @@ class WriteResult:
     old: dict | None
     new: dict | None
     consumed: Consumed
+    collection: tuple | None = None  # (key attributes, bytes) of the item collection, when asked
 
 
 @dataclass(slots=True)
@@ -93,7 +95,7 @@ class Engine:
     """A local DynamoDB: tables, items, indexes, capacity; thread-safe."""
 
     def __init__(self, limits_: limits.Limits | None = None, region: str = "us-east-1",
-                 account: str = "123456789012"):
+                 account: str = "123456789012", storage: Storage | None = None):
         self.limits = limits_ or limits.Limits()
         self.region = region
         self.account = account
@@ -101,6 +103,10 @@ class Engine:
         self.version = 0  # bumped by every catalog change; plan caches key on it
         self.lock = threading.RLock()
         self._tokens: dict[str, _Idempotent] = {}
+        # Every write reaches the storage before memory (see engine.storage); a
+        # file storage rebuilds its tables here.
+        self.storage = storage if storage is not None else MemoryStorage()
+        self.storage.load(self)
 
     # ---------------------------------------------------------------- tables
     def table(self, name: str) -> Table:
@@ -123,6 +129,7 @@ class Engine:
             table = self.tables.get(name)
             if table is None:
                 raise ResourceNotFoundException(f"Requested resource not found: Table: {name} not found")
+            self.storage.drop_table(name)
             del self.tables[name]
             self.version += 1
             return table
@@ -144,11 +151,13 @@ class Engine:
             return (record.item if record is not None else None), consumed
 
     # ----------------------------------------------------------------- writes
-    def write(self, action: WriteAction) -> WriteResult:
+    def write(self, action: WriteAction, metrics: bool = False) -> WriteResult:
         """PutItem / UpdateItem / DeleteItem: check the condition, then write.
 
         The condition is evaluated against the stored item before the update
         is computed, so a false condition wins over update errors (item-api §2.1).
+        With ``metrics`` the result carries the item collection's size (tables
+        with LSIs only: ReturnItemCollectionMetrics=SIZE).
         """
         with self.lock:
             table = self.table(action.table)
@@ -157,9 +166,11 @@ class Engine:
             self._check_condition(action, old)
             mutation = self._mutation(table, action, located, old, transactional=False)
             if action.kind != "ConditionCheck":
+                self.storage.persist([mutation])
                 table.commit(mutation)
             new = mutation.new.item if mutation.new is not None else None
-            return WriteResult(old.item if old is not None else None, new, mutation.consumed)
+            return WriteResult(old.item if old is not None else None, new, mutation.consumed,
+                               table.collection(mutation.pk) if metrics else None)
 
     @staticmethod
     def _action_key(table: Table, action: WriteAction) -> tuple:
@@ -203,7 +214,7 @@ class Engine:
 
     # ------------------------------------------------------------ transactions
     def transact_write(self, actions: list[WriteAction], token: str | None = None,
-                       fingerprint=None) -> list[Consumed]:
+                       fingerprint=None, metrics: list | None = None) -> list[Consumed]:
         """TransactWriteItems: every condition, then every write, or nothing.
 
         Returns each action's capacity (``per_table`` sums them as DynamoDB reports).
@@ -224,9 +235,12 @@ class Engine:
                            for i, reason in enumerate(reasons)]
             if any(reason.code != "None" for reason in reasons):
                 raise TransactionCanceledException(reasons)
-            for action, (mutation, _) in zip(actions, outcomes):
-                if action.kind != "ConditionCheck":
-                    mutation.table.commit(mutation)
+            writes = [mutation for action, (mutation, _) in zip(actions, outcomes)
+                      if action.kind != "ConditionCheck"]
+            self.storage.persist(writes)  # all of them or none, before any is visible
+            for mutation in writes:
+                mutation.table.commit(mutation)
+            _collections(metrics, writes)
             consumed = [mutation.consumed for mutation, _ in outcomes]
             self._remember(token, fingerprint, consumed)
             return consumed
@@ -294,7 +308,7 @@ class Engine:
             self._tokens[token] = _Idempotent(fingerprint, time.time(), result)
 
     # ---------------------------------------------------------------- batches
-    def batch_write(self, actions: list[WriteAction]) -> list[Consumed]:
+    def batch_write(self, actions: list[WriteAction], metrics: list | None = None) -> list[Consumed]:
         """BatchWriteItem: validated as a whole, then every put/delete applied."""
         with self.lock:
             for action in actions:
@@ -305,8 +319,10 @@ class Engine:
                 table = self.tables[action.table]
                 located = table.locate(*self._action_key(table, action))
                 mutations.append(self._mutation(table, action, located, table.lookup(located), False))
+            self.storage.persist(mutations)
             for mutation in mutations:
                 mutation.table.commit(mutation)
+            _collections(metrics, mutations)
             return [mutation.consumed for mutation in mutations]
 
     # ------------------------------------------------------------ query / scan
@@ -394,6 +410,16 @@ def segment_range(segment: int, total: int) -> tuple[int, int]:
     step = limits.HASH_SPACE // total
     lo = segment * step
     return lo, (limits.HASH_SPACE if segment == total - 1 else lo + step)
+
+
+def _collections(metrics: list | None, mutations) -> None:
+    """Append (table name, collection) for each written item of a table with LSIs."""
+    if metrics is None:
+        return
+    for mutation in mutations:
+        collection = mutation.table.collection(mutation.pk)
+        if collection is not None:
+            metrics.append((mutation.table.name, collection))
 
 
 def _only_removals(update) -> bool:

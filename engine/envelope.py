@@ -135,6 +135,11 @@ ATTRIBUTE_VALUE["members"]["M"] = map_of(string(), ATTRIBUTE_VALUE)
 ATTRIBUTE_VALUE["members"]["L"] = list_of(ATTRIBUTE_VALUE)
 ATTRIBUTE_MAP = map_of(string(), ATTRIBUTE_VALUE)
 
+# An attribute value the in-process API has already converted to an engine
+# value (``engine.types``): the type pass takes it as it is, and its
+# well-formedness is checked where DynamoDB checks it (phase 5).
+ENGINE_VALUE = {"type": "Value"}
+
 # Item-operation TableName (§2.2): a name must match the pattern and be 3..255.
 TABLE_NAME = string(required=True, pattern=NAME_PATTERN, min_len=3, max_len=255)
 
@@ -143,7 +148,8 @@ TABLE_NAME = string(required=True, pattern=NAME_PATTERN, min_len=3, max_len=255)
 
 _JAVA_CLASS = {"String": "java.lang.String", "Integer": "java.lang.Integer",
                "Long": "java.lang.Long", "Double": "java.lang.Double",
-               "Boolean": "java.lang.Boolean", "Blob": "java.nio.ByteBuffer"}
+               "Boolean": "java.lang.Boolean", "Blob": "java.nio.ByteBuffer",
+               "Value": "com.amazonaws.dynamodb.v20120810.AttributeValue"}
 _MODEL_NS = "com.amazonaws.dynamodb.v20120810"
 _BOOLEAN_WORDS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 
@@ -260,7 +266,7 @@ def _as_structure(value, shape):
 _TYPE_PASS = {
     "String": _as_string, "Integer": _as_number, "Long": _as_number, "Double": _as_number,
     "Boolean": _as_boolean, "Blob": _as_blob, "List": _as_list, "Map": _as_map,
-    "Structure": _as_structure,
+    "Structure": _as_structure, "Value": lambda value, shape: value,
 }
 
 

@@ -67,9 +67,17 @@ class Store:
         self.grouped = dict(grouped)
         self.max_bytes = max_bytes
         step = limits.HASH_SPACE // partitions
-        bounds = [i * step for i in range(partitions)] + [limits.HASH_SPACE]
-        self.partitions = [Partition(bounds[i], bounds[i + 1], self.grouped) for i in range(partitions)]
+        self.lay_out([i * step for i in range(partitions)])
+
+    def lay_out(self, starts: list) -> None:
+        """Partition an empty store on hash ranges beginning at ``starts`` (starting with 0)."""
+        bounds = list(starts) + [limits.HASH_SPACE]
+        self.partitions = [Partition(bounds[i], bounds[i + 1], self.grouped) for i in range(len(starts))]
         self._starts = bounds[:-1]
+
+    def starts(self) -> list:
+        """Where each partition's hash range begins: the layout ``lay_out`` restores."""
+        return list(self._starts)
 
     # ------------------------------------------------------------- routing
     def partition_for(self, h: int) -> Partition:

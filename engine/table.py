@@ -94,7 +94,7 @@ class Table:
     def name(self) -> str:
         return self.spec.name
 
-    def locate(self, hash_value, range_value) -> tuple:
+    def locate(self, hash_value, range_value=None) -> tuple:
         """(hash, pk, sort tuple) of a table key."""
         sort = None if self.spec.key.range_name is None else (range_value,)
         return key_hash(hash_value), hash_value, sort
@@ -102,7 +102,7 @@ class Table:
     def key_of(self, pk, sort) -> dict:
         return key_dict(self.spec.key, pk, None if sort is None else sort[0])
 
-    def get(self, hash_value, range_value) -> Record | None:
+    def get(self, hash_value, range_value=None) -> Record | None:
         return self.store.get(MAIN, *self.locate(hash_value, range_value))
 
     # ------------------------------------------------------------- the write path
@@ -215,6 +215,12 @@ class Table:
             if change.index.kind == "LSI":
                 delta += (change.new[3].size if change.new else 0) - (change.old[3].size if change.old else 0)
         return delta
+
+    def collection(self, pk) -> tuple | None:
+        """(key attributes, bytes) of the item collection of ``pk``; None without LSIs."""
+        if not self.spec.lsis:
+            return None
+        return {self.spec.key.hash_name: pk}, self.collection_bytes.get(pk, 0)
 
     def commit(self, mutation: Mutation) -> None:
         """Apply a prepared mutation: the item, then its index entries."""

@@ -232,6 +232,7 @@ def copy_item(item: dict) -> dict:
 # ------------------------------------------------------------- Python boundary
 
 FLOAT_MESSAGE = "Float types are not supported. Use Decimal types instead."
+_INT_LIMIT = 10 ** limits.NUMBER_MAX_DIGITS
 
 
 def _set_from_python(value) -> frozenset:
@@ -260,7 +261,8 @@ def from_python(value):
     if kind is Decimal:
         return checked_number(value)
     if kind is int:
-        return checked_number(Decimal(value))
+        # An int of at most 38 digits is already a valid, canonical number.
+        return Decimal(value) if -_INT_LIMIT < value < _INT_LIMIT else checked_number(Decimal(value))
     if kind is float:
         raise TypeError(FLOAT_MESSAGE)
     if kind is bytes:

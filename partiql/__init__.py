@@ -8,10 +8,15 @@
     res = db.execute("SELECT * FROM Music WHERE Artist = ?", ["Acme"])
     res.items, res.plan.access_path, res.consumed_capacity.total
 
+    with partiql.connect("app.db") as db:   # a durable single-file database
+        db.import_items("Music", "music.csv")
+
 Importing this package imports neither prompt_toolkit, pygments nor boto3.
 """
 
 from __future__ import annotations
+
+from partiql.engine.storage import DatabaseLocked, StorageError
 
 from .api import SCAN_POLICIES, Connection, ScanRefused, connect
 from .result import ConsumedCapacity, PlanSummary, Result
@@ -26,4 +31,4 @@ def client(db: Connection | None = None):
 
 
 __all__ = ["connect", "client", "Connection", "Result", "ConsumedCapacity", "PlanSummary", "ScanRefused",
-           "SCAN_POLICIES", "__version__"]
+           "SCAN_POLICIES", "StorageError", "DatabaseLocked", "__version__"]

@@ -10,11 +10,14 @@ dict, set); results carry Python values too.
 from __future__ import annotations
 
 import functools
+import os
 from typing import Iterator, Sequence
 
 from partiql.engine import Engine
 from partiql.engine.errors import (CancellationReason, DynamoDBError, TransactionCanceledException,
                                    ValidationException)
+from partiql.engine.limits import Limits
+from partiql.engine.storage import open_storage
 from partiql.engine.types import from_python
 
 from . import ast
@@ -31,13 +34,33 @@ SCAN_POLICIES = ("allow", "warn", "deny")
 class ScanRefused(ValidationException):
     """The connection's scan policy is "deny" and the statement would be a full Scan."""
 
+    @property
+    def code(self) -> str:
+        return "ValidationException"
 
-def connect(path: str | None = None, **options) -> "Connection":
-    """Open a database: in memory (``path`` None) or a durable file."""
-    if path is not None:
-        raise ValueError(f"cannot open {path!r}: file databases are not supported yet; "
-                         "use partiql.connect() for an in-memory database")
-    return Connection(Engine(options.get("limits")))
+
+def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",
+            limits: Limits | None = None) -> "Connection":
+    """Open a database: in memory (``path`` None) or a durable single file.
+
+    ``connect("app.db")`` opens ``app.db``, creating it if needed, with its
+    tables, indexes, items and settings; every write, batch and transaction
+    reaches the file atomically before the call returns, and reads run from
+    memory. One connection owns a file at a time: opening it again (here or
+    in another process) raises ``DatabaseLocked`` naming the holder's pid.
+    A file that is not a database, is damaged, or was written by a newer
+    version raises ``StorageError`` and is left untouched; an older format
+    is migrated. ``durability="full"`` also survives power cuts (an fsync per
+    write); the default survives the process being killed at any point.
+    Close the connection (or use it in a ``with`` block) to release the file.
+    """
+    storage = None if path is None else open_storage(os.fspath(path), durability=durability)
+    try:
+        return Connection(Engine(limits, storage=storage))
+    except BaseException:
+        if storage is not None:
+            storage.close()
+        raise
 
 
 class Connection:
@@ -45,8 +68,14 @@ class Connection:
 
     def __init__(self, engine: Engine):
         self.engine = engine
-        self._scan_policy = "allow"
+        self._scan_policy = engine.storage.setting("scan_policy", "allow")
         self.runner = StatementRunner(engine, self)
+        self.closed = False
+
+    @property
+    def path(self) -> str | None:
+        """The database file, or None for an in-memory database."""
+        return self.engine.storage.path
 
     # ------------------------------------------------------------ settings
     @property
@@ -58,12 +87,15 @@ class Connection:
     def scan_policy(self, policy: str) -> None:
         if policy not in SCAN_POLICIES:
             raise ValueError(f"scan_policy must be one of {', '.join(SCAN_POLICIES)}, not {policy!r}")
+        if policy != self._scan_policy:
+            self.engine.storage.set_setting("scan_policy", policy)  # a file database remembers it
         self._scan_policy = policy
 
     # --------------------------------------------------------- statements
     def execute(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
                 next_token: str | None = None, consistent_read: bool = False) -> Result:
         """Run one statement (PartiQL, DDL, SHOW TABLES, DESCRIBE or EXPLAIN)."""
+        self._check_open()
         params = _python_params(parameters)
         return self.runner.execute(statement, params, limit=limit, next_token=next_token,
                                    consistent=consistent_read, shell=True)
@@ -81,12 +113,29 @@ class Connection:
                 return
 
     def execute_batch(self, statements) -> list:
-        """BatchExecuteStatement: a Result or a DynamoDBError per statement, in order."""
-        return self.runner.batch([_statement(s) for s in statements])
+        """BatchExecuteStatement: a Result or a DynamoDBError per statement, in order.
+
+        Each element is a statement, a ``(statement, parameters)`` pair or a
+        ``(statement, parameters, options)`` triple whose options may set
+        ``consistent_read`` and ``return_old`` (ReturnValuesOnConditionCheckFailure
+        ALL_OLD, inert in batches as in DynamoDB).
+        """
+        self._check_open()
+        entries = [_statement(s) for s in statements]
+        return self.runner.batch([(text, params) for text, params, _ in entries],
+                                 return_old=_positions(entries, "return_old"),
+                                 consistent=_positions(entries, "consistent_read"))
 
     def execute_transaction(self, statements, client_request_token: str | None = None) -> list[Result]:
-        """ExecuteTransaction: every statement's Result, or TransactionCanceledException."""
-        return self.runner.transaction([_statement(s) for s in statements], client_request_token)
+        """ExecuteTransaction: every statement's Result, or TransactionCanceledException.
+
+        Elements as for ``execute_batch``; the ``return_old`` option puts the
+        current item into that statement's cancellation reason.
+        """
+        self._check_open()
+        entries = [_statement(s) for s in statements]
+        return self.runner.transaction([(text, params) for text, params, _ in entries], client_request_token,
+                                       _positions(entries, "return_old"))
 
     def explain(self, statement: str, parameters: Sequence | None = None) -> PlanSummary:
         """The DynamoDB calls a statement lowers to, without running it."""
@@ -116,8 +165,36 @@ class Connection:
                 names += [n for n in record.item if n not in names]
         return names
 
+    # --------------------------------------------------------- import / export
+    def import_items(self, table: str, path, format: str | None = None, *, continue_on_error: bool = False,
+                     types: dict | None = None, progress=None):
+        """Load items from a file into ``table``; see ``partiql.transfer.import_items``."""
+        from . import transfer  # why: csv/gzip are imported only when a transfer runs
+        self._check_open()
+        return transfer.import_items(self.engine, table, path, format, continue_on_error=continue_on_error,
+                                     types=types, progress=progress)
+
+    def export_items(self, table: str, path, format: str | None = None, *, progress=None):
+        """Write every item of ``table`` to a file; see ``partiql.transfer.export_items``."""
+        from . import transfer
+        self._check_open()
+        return transfer.export_items(self.engine, table, path, format, progress=progress)
+
+    # ------------------------------------------------------------------ life
     def close(self) -> None:
-        """Release the database (a no-op in memory)."""
+        """Release the database: a file is flushed and unlocked; later statements raise."""
+        self.closed = True
+        self.engine.storage.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ValueError(f"the database {self.path or '(in memory)'} is closed")
+
+    def __enter__(self) -> "Connection":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
 
 def _python_params(parameters) -> list:
@@ -126,8 +203,20 @@ def _python_params(parameters) -> list:
     return [from_python(value) for value in parameters]
 
 
-def _statement(entry) -> tuple[str, list]:
+STATEMENT_OPTIONS = ("consistent_read", "return_old")
+
+
+def _statement(entry) -> tuple[str, list, dict]:
+    """(text, engine parameters, options) of a batch or transaction element."""
     if isinstance(entry, str):
-        return entry, []
-    text, parameters = entry
-    return text, _python_params(parameters)
+        return entry, [], {}
+    text, parameters, *rest = entry
+    options = dict(rest[0]) if rest else {}
+    unknown = set(options) - set(STATEMENT_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown statement options {sorted(unknown)}; use {', '.join(STATEMENT_OPTIONS)}")
+    return text, _python_params(parameters), options
+
+
+def _positions(entries, option: str) -> frozenset:
+    return frozenset(i for i, (_, _, options) in enumerate(entries) if options.get(option))

@@ -32,6 +32,11 @@ class StatementError(ValidationException):
         self.column = column
         self.length = length
 
+    @property
+    def code(self) -> str:
+        """DynamoDB's error name: a statement error is a plain ValidationException on the wire."""
+        return "ValidationException"
+
     @classmethod
     def syntax(cls, detail: str, line: Optional[int] = None, column: Optional[int] = None,
                length: Optional[int] = None) -> "StatementError":

@@ -48,8 +48,11 @@ def error_code(error: DynamoDBError) -> str:
 
 
 def _length_error(member: str, value, limit: int, longer: bool = True) -> ValidationException:
+    """DynamoDB's member-length constraint message (a string value is quoted in it)."""
     bound = "less than or equal to" if longer else "greater than or equal to"
-    return ValidationException(f"1 validation error detected: Value '{value}' at '{member}' failed to "
+    # INF: AWS renders a list member's value too; we leave lists' values out.
+    shown = f" '{value}'" if isinstance(value, str) else ""
+    return ValidationException(f"1 validation error detected: Value{shown} at '{member}' failed to "
                                f"satisfy constraint: Member must have length {bound} {limit}")
 
 
@@ -147,10 +150,13 @@ class StatementRunner:
         return self.executor.write_action(template, params, return_old)
 
     # --------------------------------------------------------------- batches
-    def batch(self, statements, return_old=()) -> list:
+    def batch(self, statements, return_old=(), consistent=()) -> list:
         """BatchExecuteStatement: one Result or DynamoDBError per statement.
 
-        An error carries ``table_name`` when it arose after the table was resolved.
+        ``consistent`` holds the positions of statements read with
+        ConsistentRead; ``return_old`` (ReturnValuesOnConditionCheckFailure)
+        is accepted and inert, as in DynamoDB. An error carries
+        ``table_name`` when it arose after the table was resolved.
         """
         if not statements or len(statements) > 25:
             raise _length_error("statements", statements, 25, longer=bool(statements))
@@ -160,8 +166,9 @@ class StatementRunner:
             raise ValidationException("Read and write requests together in the same batch is not supported.")
         self._check_batch_duplicates(planned, [params for _, params in statements])
         results = []
-        for (text, params), entry in zip(statements, planned):
-            results.append(entry if isinstance(entry, DynamoDBError) else self._batch_run(text, entry, params))
+        for position, ((text, params), entry) in enumerate(zip(statements, planned)):
+            results.append(entry if isinstance(entry, DynamoDBError)
+                           else self._batch_run(text, entry, params, position in consistent))
         return results
 
     def _batch_plan(self, text, params):
@@ -189,18 +196,21 @@ class StatementRunner:
                 raise ValidationException("Provided list of item keys contains duplicates")
             seen.add(key)
 
-    def _item_key(self, template, params):
+    def _item_key(self, template, params) -> tuple:
+        """(table, hash, range or None) of the one item a batch statement touches."""
         if isinstance(template, SelectTemplate):
-            read = self.executor.select_ops(template, params, False)[0][0]
-            return template.table, tuple(read.key[n] for n in template.table_key.names)
-        action = self._action(template, params)
-        key = action.key if action.kind != "Put" else tuple(action.item.get(n) for n in template.key.names)
-        return template.table, tuple(key)
+            values = self.executor.select_ops(template, params, False)[0][0].key
+        else:
+            action = self._action(template, params)
+            if action.kind != "Put":
+                return (template.table, *action.key)
+            values = action.item
+        return (template.table, *(values.get(n) for n in (template.key.hash_name, template.key.range_name)))
 
-    def _batch_run(self, text, template, params):
+    def _batch_run(self, text, template, params, consistent: bool = False):
         try:
             if isinstance(template, SelectTemplate):
-                return self.executor.select(text, template, params)
+                return self.executor.select(text, template, params, consistent=consistent)
             return self.executor.write(template, params)
         except DynamoDBError as error:
             error.table_name = template.table if error.code != "ValidationException" else None

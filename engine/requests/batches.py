@@ -4,35 +4,33 @@ from __future__ import annotations
 
 import json
 
-from .. import limits
 from ..engine import Engine, WriteAction, per_table
 from ..errors import ValidationException
 from ..expressions.projection import project
 from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
 from ..types import copy_item, to_wire
 from . import shapes
-from .common import Expressions, return_capacities, table_name
-from .items import _check_key_not_updated
+from .common import Expressions, collection_metrics, return_capacities, table_name
+from .items import check_key_not_updated
 
-_TRANSACT_KINDS = ("ConditionCheck", "Put", "Delete", "Update")
+DUPLICATE_KEYS = "Provided list of item keys contains duplicates"
 
 
 # ------------------------------------------------------------------ BatchGetItem
 
 def batch_get_item(engine: Engine, request: dict) -> dict:
-    shapes.check("BatchGetItem", request)
-    requested = request["RequestItems"]
-    if sum(len(entry.get("Keys") or ()) for entry in requested.values()) > limits.BATCH_GET_MAX_KEYS:
-        raise ValidationException("Too many items requested for the BatchGetItem call")
-    plans = [_batch_get_plan(engine, name, entry) for name, entry in requested.items()]
+    """BatchGetItem: every key of every table; missing items are simply absent (item-api §5.13)."""
+    request = shapes.check("BatchGetItem", request)
+    plans = [_batch_get_plan(engine, name, entry) for name, entry in request["RequestItems"].items()]
     responses, consumed = {}, []
-    for table, keys, paths, consistent in plans:
-        found = responses.setdefault(table.name, [])
-        for key in keys:
-            item, units = engine.get(table.name, key, consistent)
-            consumed.append(units)
-            if item is not None:
-                found.append(project(item, paths) if paths is not None else copy_item(item))
+    with engine.lock:
+        for table, keys, paths, consistent in plans:
+            found = responses.setdefault(table.name, [])
+            for key in keys:
+                item, units = engine.get(table.name, key, consistent)
+                consumed.append(units)
+                if item is not None:
+                    found.append(project(item, paths) if paths is not None else copy_item(item))
     response = {"Responses": responses, "UnprocessedKeys": {}}
     return return_capacities(response, per_table(consumed), request)
 
@@ -46,11 +44,12 @@ def _batch_get_plan(engine: Engine, name: str, entry: dict):
     keys, seen = [], set()
     for key in entry["Keys"]:
         located = key_from_request(table.spec.key, key)
-        # Byte-identical keys are duplicates here; 1 and 1e3 spellings are not (ALT).
-        fingerprint = json.dumps({k: to_wire(v) for k, v in sorted(key.items())}, sort_keys=True)
-        if fingerprint in seen:
-            raise ValidationException("Provided list of item keys contains duplicates")
-        seen.add(fingerprint)
+        # INF: values here are already normalised, so equal keys are duplicates;
+        # the wire boundary lets differently spelt numbers through once (item-api §5.13).
+        identity = table.locate(*located)
+        if identity in seen:
+            raise ValidationException(DUPLICATE_KEYS)
+        seen.add(identity)
         keys.append(located)
     return table, keys, paths, bool(entry.get("ConsistentRead"))
 
@@ -58,18 +57,33 @@ def _batch_get_plan(engine: Engine, name: str, entry: dict):
 # ---------------------------------------------------------------- BatchWriteItem
 
 def batch_write_item(engine: Engine, request: dict) -> dict:
-    shapes.check("BatchWriteItem", request)
+    """BatchWriteItem: puts and deletes, validated as a whole, then all applied (item-api §5.14)."""
+    request = shapes.check("BatchWriteItem", request)
     actions = []
     for name, writes in request["RequestItems"].items():
         table = engine.table(name)
         for write in writes:
             actions.append(_batch_write_action(table, write))
-    consumed = engine.batch_write(actions)
-    return return_capacities({"UnprocessedItems": {}}, per_table(consumed), request)
+    metrics = [] if request.get("ReturnItemCollectionMetrics") == "SIZE" else None
+    consumed = engine.batch_write(actions, metrics)
+    response = _with_metrics({"UnprocessedItems": {}}, metrics)
+    return return_capacities(response, per_table(consumed), request)
+
+
+def _with_metrics(response: dict, metrics: list | None) -> dict:
+    """ItemCollectionMetrics of batches and transactions: table → one entry per written item."""
+    if metrics is not None:
+        by_table = {}
+        for name, collection in metrics:
+            by_table.setdefault(name, []).append(collection_metrics(collection))
+        response["ItemCollectionMetrics"] = by_table
+    return response
 
 
 def _batch_write_action(table, write: dict) -> WriteAction:
     put, delete = write.get("PutRequest"), write.get("DeleteRequest")
+    if put is not None:
+        shapes.check_item(put["Item"])
     if (put is None) == (delete is None):
         raise ValidationException("Supplied AttributeValue has more than one datatypes set, "
                                   "must contain exactly one of the supported datatypes")
@@ -88,7 +102,8 @@ def _batch_write_action(table, write: dict) -> WriteAction:
 # ------------------------------------------------------------ TransactGetItems
 
 def transact_get_items(engine: Engine, request: dict) -> dict:
-    shapes.check("TransactGetItems", request)
+    """TransactGetItems: every item read at one instant (item-api §5.16)."""
+    request = shapes.check("TransactGetItems", request)
     reads, projections = [], []
     for entry in request["TransactItems"]:
         get = entry["Get"]
@@ -111,22 +126,18 @@ def transact_get_items(engine: Engine, request: dict) -> dict:
 # ---------------------------------------------------------- TransactWriteItems
 
 def transact_write_items(engine: Engine, request: dict) -> dict:
-    shapes.check("TransactWriteItems", request)
+    """TransactWriteItems: all actions or none (item-api §5.15)."""
+    request = shapes.check("TransactWriteItems", request)
     actions = [_transact_action(engine, entry) for entry in request["TransactItems"]]
     token = request.get("ClientRequestToken")
     fingerprint = _fingerprint(request["TransactItems"]) if token is not None else None
-    consumed = engine.transact_write(actions, token, fingerprint)
-    return return_capacities({}, per_table(consumed), request)
+    metrics = [] if request.get("ReturnItemCollectionMetrics") == "SIZE" else None
+    consumed = engine.transact_write(actions, token, fingerprint, metrics)
+    return return_capacities(_with_metrics({}, metrics), per_table(consumed), request)
 
 
 def _transact_action(engine: Engine, entry: dict) -> WriteAction:
-    kinds = [kind for kind in _TRANSACT_KINDS if entry.get(kind) is not None]
-    if not kinds:
-        raise ValidationException(
-            "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
-    if len(kinds) > 1:
-        raise ValidationException("TransactItems can only contain one of Check, Put, Update or Delete")
-    kind = kinds[0]
+    kind = next(kind for kind in shapes.TRANSACT_WRITE_KINDS if kind in entry)
     body = entry[kind]
     members = {"Put": ("ConditionExpression",), "Delete": ("ConditionExpression",),
                "ConditionCheck": ("ConditionExpression",),
@@ -143,7 +154,7 @@ def _transact_action(engine: Engine, entry: dict) -> WriteAction:
         action.item = body["Item"]
     elif table is not None:
         action.key = key_from_request(table.spec.key, body["Key"])
-        _check_key_not_updated(update, table.spec.key.names)
+        check_key_not_updated(update, table.spec.key.names)
     else:
         action.key = (None, None)
     return action

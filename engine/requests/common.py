@@ -47,6 +47,7 @@ class Expressions:
         present = [member for member in members if request.get(member) is not None]
         self._check_parameters(request, names, values, members, present)
         self.context = ExpressionContext(names, values)
+        self.context.check_keys()  # empty maps, then malformed placeholder keys (§3.5 steps 4-5)
         self.context.check_keys()
 
     @staticmethod
@@ -59,10 +60,6 @@ class Expressions:
             verb = "are" if len(value_members) > 1 else "is"
             raise ValidationException(
                 f"ExpressionAttributeValues can only be specified when using expressions: {nulls} {verb} null")
-        if names is not None and not names:
-            raise ValidationException("ExpressionAttributeNames must not be empty")
-        if values is not None and not values:
-            raise ValidationException("ExpressionAttributeValues must not be empty")
 
     def condition(self, text, param: str = "ConditionExpression"):
         return None if text is None else parse_condition(text, self.context, param)
@@ -87,6 +84,24 @@ def return_capacity(response: dict, consumed, request: dict) -> dict:
     rendered = consumed.to_api(request.get("ReturnConsumedCapacity") or "NONE")
     if rendered is not None:
         response["ConsumedCapacity"] = rendered
+    return response
+
+
+def collection_metrics(collection) -> dict:
+    """ItemCollectionMetrics of one item collection: (key attributes, bytes).
+
+    INF: DynamoDB gives no formula for SizeEstimateRangeGB; the range is the
+    whole gigabytes below the collection's size and the next one up.
+    """
+    key, size = collection
+    lower = float(size // 2 ** 30)
+    return {"ItemCollectionKey": dict(key), "SizeEstimateRangeGB": [lower, lower + 1.0]}
+
+
+def return_collection_metrics(response: dict, collection) -> dict:
+    """Single-item writes: ItemCollectionMetrics when asked for and the table has LSIs."""
+    if collection is not None:
+        response["ItemCollectionMetrics"] = collection_metrics(collection)
     return response
 
 

@@ -9,13 +9,15 @@ client / wire boundary.
 
 from __future__ import annotations
 
-# member name -> shape of its content: 'map' (attribute name -> value),
+# member name -> shape of its content: 'value' (one value), 'map' (attribute name -> value),
 # 'maps' (a list of attribute maps), 'values' (a list of values),
 # 'table_maps' (table name -> list of attribute maps).
 VALUE_MEMBERS = {
     "Item": "map", "Key": "map", "ExclusiveStartKey": "map", "LastEvaluatedKey": "map",
     "ExpressionAttributeValues": "map", "Attributes": "map", "ItemCollectionKey": "map",
     "Keys": "maps", "Items": "maps", "Parameters": "values",
+    # legacy conditions and updates (item-api §4)
+    "Value": "value", "AttributeValueList": "values",
 }
 
 
@@ -36,6 +38,8 @@ def _member(name: str, content, value_fn):
         return convert(content, value_fn)
     if shape == "map":
         return _map(content, value_fn)
+    if shape == "value":
+        return value_fn(content)
     if shape == "maps":
         return [_map(item, value_fn) for item in content] if isinstance(content, list) else content
     return [value_fn(value) for value in content] if isinstance(content, list) else content

@@ -1,4 +1,10 @@
-"""PutItem, GetItem, UpdateItem, DeleteItem (item-api §5.7–§5.10)."""
+"""PutItem, GetItem, UpdateItem, DeleteItem (item-api §5.7–§5.10).
+
+Each operation reports problems in DynamoDB's order (item-api §2.1): the
+request shape and its table-free members (``shapes.check``), expression
+parameters and expressions, the table, the key against the schema, then
+the write itself.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +14,21 @@ from ..expressions.projection import project
 from ..expressions.update import updated_values
 from ..keys import key_from_item, key_from_request
 from ..types import copy_item
-from . import shapes
-from .common import Expressions, prefixed, return_capacity, table_name
-
-INVALID_RETURN_VALUES = "Return values set to invalid value"
+from . import legacy, shapes
+from .common import Expressions, prefixed, return_capacity, return_collection_metrics, table_name
 
 
-def _expressions(operation: str, request: dict, members: tuple) -> tuple[Expressions, dict]:
+def _expressions(operation: str, request: dict, members: tuple) -> dict:
     """Parse a write's expressions, reporting errors with the operation's prefix."""
     try:
         expressions = Expressions(request, members)
         parsed = {member: getattr(expressions, _PARSERS[member])(request.get(member))
                   for member in members}
         expressions.finish()
+        legacy.lower_write(request, parsed)
     except ValidationException as error:
         raise prefixed(operation, error) from None
-    return expressions, parsed
+    return parsed
 
 
 _PARSERS = {"ConditionExpression": "condition", "UpdateExpression": "update",
@@ -34,34 +39,43 @@ def _return_old_on_failure(request: dict) -> bool:
     return request.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD"
 
 
-def _write(engine: Engine, action: WriteAction):
+def _write(engine: Engine, action: WriteAction, request: dict):
     try:
-        return engine.write(action)
+        return engine.write(action, metrics=request.get("ReturnItemCollectionMetrics") == "SIZE")
     except ConditionalCheckFailedException as error:
         if error.item is not None:
             error.item = copy_item(error.item)
         raise
 
 
+def _respond(request: dict, result, attributes: dict | None) -> dict:
+    response = {"Attributes": attributes} if attributes else {}
+    return_collection_metrics(response, result.collection)
+    return return_capacity(response, result.consumed, request)
+
+
+def _all_old(request: dict, result) -> dict | None:
+    if request.get("ReturnValues") == "ALL_OLD" and result.old is not None:
+        return copy_item(result.old)
+    return None
+
+
 def put_item(engine: Engine, request: dict) -> dict:
-    shapes.check("PutItem", request)
-    if request.get("ReturnValues", "NONE") not in ("NONE", "ALL_OLD"):
-        raise ValidationException(INVALID_RETURN_VALUES)
-    _, parsed = _expressions("PutItem", request, ("ConditionExpression",))
+    """PutItem: replace the whole item (item-api §5.7)."""
+    request = shapes.check("PutItem", request)
+    parsed = _expressions("PutItem", request, ("ConditionExpression",))
     table = engine.table(table_name(request))
     item = request["Item"]
     key_from_item(table.spec.key, item)
     result = _write(engine, WriteAction("Put", table.name, item=item,
                                         condition=parsed["ConditionExpression"],
-                                        return_old_on_failure=_return_old_on_failure(request)))
-    response = {}
-    if request.get("ReturnValues") == "ALL_OLD" and result.old is not None:
-        response["Attributes"] = copy_item(result.old)
-    return return_capacity(response, result.consumed, request)
+                                        return_old_on_failure=_return_old_on_failure(request)), request)
+    return _respond(request, result, _all_old(request, result))
 
 
 def get_item(engine: Engine, request: dict) -> dict:
-    shapes.check("GetItem", request)
+    """GetItem: the item, projected, or ``{}`` (item-api §5.8)."""
+    request = shapes.check("GetItem", request)
     expressions = Expressions(request, ("ProjectionExpression",))
     paths = expressions.projection(request.get("ProjectionExpression"))
     expressions.finish()
@@ -75,7 +89,8 @@ def get_item(engine: Engine, request: dict) -> dict:
     return return_capacity(response, consumed, request)
 
 
-def _check_key_not_updated(update, key_names) -> None:
+def check_key_not_updated(update, key_names) -> None:
+    """An update may not touch a key attribute, even below it (item-api §3.10)."""
     if update is None:
         return
     for action in update.actions:
@@ -86,20 +101,17 @@ def _check_key_not_updated(update, key_names) -> None:
 
 
 def update_item(engine: Engine, request: dict) -> dict:
-    shapes.check("UpdateItem", request)
-    _, parsed = _expressions("UpdateItem", request, ("UpdateExpression", "ConditionExpression"))
+    """UpdateItem: an upsert through the update expression (item-api §5.9)."""
+    request = shapes.check("UpdateItem", request)
+    parsed = _expressions("UpdateItem", request, ("UpdateExpression", "ConditionExpression"))
     table = engine.table(table_name(request))
     key = key_from_request(table.spec.key, request["Key"])
     update = parsed["UpdateExpression"]
-    _check_key_not_updated(update, table.spec.key.names)
+    check_key_not_updated(update, table.spec.key.names)
     result = _write(engine, WriteAction("Update", table.name, key=key, update=update,
                                         condition=parsed["ConditionExpression"],
-                                        return_old_on_failure=_return_old_on_failure(request)))
-    response = {}
-    attributes = _update_return_values(request.get("ReturnValues") or "NONE", update, result)
-    if attributes:
-        response["Attributes"] = attributes
-    return return_capacity(response, result.consumed, request)
+                                        return_old_on_failure=_return_old_on_failure(request)), request)
+    return _respond(request, result, _update_return_values(request.get("ReturnValues") or "NONE", update, result))
 
 
 def _update_return_values(mode: str, update, result) -> dict | None:
@@ -113,19 +125,15 @@ def _update_return_values(mode: str, update, result) -> dict | None:
 
 
 def delete_item(engine: Engine, request: dict) -> dict:
-    shapes.check("DeleteItem", request)
-    if request.get("ReturnValues", "NONE") not in ("NONE", "ALL_OLD"):
-        raise ValidationException(INVALID_RETURN_VALUES)
-    _, parsed = _expressions("DeleteItem", request, ("ConditionExpression",))
+    """DeleteItem: a missing item is a successful no-op (item-api §5.10)."""
+    request = shapes.check("DeleteItem", request)
+    parsed = _expressions("DeleteItem", request, ("ConditionExpression",))
     table = engine.table(table_name(request))
     key = key_from_request(table.spec.key, request["Key"])
     result = _write(engine, WriteAction("Delete", table.name, key=key,
                                         condition=parsed["ConditionExpression"],
-                                        return_old_on_failure=_return_old_on_failure(request)))
-    response = {}
-    if request.get("ReturnValues") == "ALL_OLD" and result.old is not None:
-        response["Attributes"] = copy_item(result.old)
-    return return_capacity(response, result.consumed, request)
+                                        return_old_on_failure=_return_old_on_failure(request)), request)
+    return _respond(request, result, _all_old(request, result))
 
 
 OPERATIONS = {"PutItem": put_item, "GetItem": get_item, "UpdateItem": update_item,

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from ..engine import Engine
 from ..errors import ValidationException
 from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
 from ..expressions.projection import project
-from ..types import copy_item, type_of
-from . import shapes
+from ..keys import key_hash
+from ..types import comparable, copy_item, type_of
+from ..engine import segment_range
+from . import legacy, shapes
 from .common import ENVELOPE_PREFIX, Expressions, return_capacity, table_name
+
+START_KEY_INVALID = "The provided starting key is invalid"
 
 _FLIPPED = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -134,8 +140,9 @@ def _children(node):
             yield child
 
 
-def _reach_back(table, index, paths, request) -> bool:
-    """An LSI read fetches the base item for attributes it does not project."""
+def _reach_back(table, index, paths, request, filter_=None) -> bool:
+    """An LSI read fetches the base item for attributes it does not project
+    (asked for by Select, the projection or the filter)."""
     if index is None or index.is_global:
         return False
     projected = index.projected_names(table.spec.key)
@@ -143,7 +150,61 @@ def _reach_back(table, index, paths, request) -> bool:
         return False
     if request.get("Select") == "ALL_ATTRIBUTES":
         return True
-    return paths is not None and any(path.name not in projected for path in paths)
+    wanted = [path.name for path in paths or ()] + list(_condition_names(filter_))
+    return any(name not in projected for name in wanted)
+
+
+# ------------------------------------------------------------ ExclusiveStartKey
+
+def _start_key_names(table, index) -> tuple:
+    names = list(table.spec.key.names)
+    if index is not None:
+        names += [name for name in index.key.names if name not in names]
+    return tuple(names)
+
+
+def _check_start_key(table, index, start: dict) -> None:
+    """The starting key names exactly the table's (and index's) key attributes (item-api §5.11)."""
+    names = _start_key_names(table, index)
+    if len(start) != len(names) or any(name not in start for name in names):
+        raise ValidationException(START_KEY_INVALID)
+    types = dict(table.spec.key.types, **(index.key.types if index is not None else {}))
+    if any(type(start[name]) not in (str, bytes, Decimal) or type_of(start[name]) != types[name]
+           for name in names):
+        raise ValidationException(f"{START_KEY_INVALID}: The provided key element does not match the schema")
+
+
+_SORT_TESTS = {
+    "=": lambda v, a, b: v == a, "<": lambda v, a, b: v < a, "<=": lambda v, a, b: v <= a,
+    ">": lambda v, a, b: v > a, ">=": lambda v, a, b: v >= a,
+    "BETWEEN": lambda v, a, b: a <= v <= b, "BEGINS_WITH": lambda v, a, b: v[:len(a)] == a,
+}
+
+
+def _check_query_start(key, start: dict, hash_value, sort_condition) -> None:
+    """A Query's starting key lies inside its key condition (item-api §5.11)."""
+    if start[key.hash_name] != hash_value:
+        raise ValidationException("The provided starting key is outside query boundaries based on "
+                                  "provided conditions")
+    if sort_condition is None:
+        return
+    op, *bounds = sort_condition
+    value = start[key.range_name]
+    if not (comparable(value, bounds[0])
+            and _SORT_TESTS[op](value, bounds[0], bounds[-1])):
+        raise ValidationException("The provided starting key does not match the range key predicate")
+
+
+def _check_scan_start(table, index, start: dict, segment: int, total: int) -> None:
+    """A parallel Scan's starting key belongs to its segment (item-api §5.12)."""
+    if total == 1:
+        return
+    h = table.position(index, start)[0]
+    lo, hi = segment_range(segment, total)
+    if not lo <= h < hi:
+        raise ValidationException(
+            f"{START_KEY_INVALID}: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct "
+            f"Segment. TotalSegments: {total} Segment: {segment}")
 
 
 def _respond(request: dict, page, paths, table, index) -> dict:
@@ -157,12 +218,14 @@ def _respond(request: dict, page, paths, table, index) -> dict:
 
 
 def query(engine: Engine, request: dict) -> dict:
-    shapes.check("Query", request)
+    """Query: one page of a partition-key value's items (item-api §5.11)."""
+    request = shapes.check("Query", request)
     expressions = Expressions(request, ("FilterExpression", "KeyConditionExpression", "ProjectionExpression"))
     key_condition = expressions.key_condition(request.get("KeyConditionExpression"))
     filter_ = expressions.condition(request.get("FilterExpression"), "FilterExpression")
     paths = expressions.projection(request.get("ProjectionExpression"))
     expressions.finish()
+    key_condition, filter_ = legacy.lower_query(request, key_condition, filter_)
     _check_select(request, "Query")
     if key_condition is None:
         raise ValidationException(
@@ -173,30 +236,39 @@ def query(engine: Engine, request: dict) -> dict:
     hash_value, sort_condition = _key_conditions(key_condition, key)
     _check_filter_keys(filter_, key)
     start = request.get("ExclusiveStartKey")
+    if start is not None:
+        _check_start_key(table, index, start)
+        _check_query_start(key, start, hash_value, sort_condition)
     page = engine.query_page(table.name, request.get("IndexName"), hash_value, sort_condition,
                         forward=request.get("ScanIndexForward", True) is not False,
                         start_key=start, limit=request.get("Limit"),
                         consistent=bool(request.get("ConsistentRead")),
                         matches_fn=compile_condition(filter_) if filter_ is not None else None,
-                        reach_back=_reach_back(table, index, paths, request))
+                        reach_back=_reach_back(table, index, paths, request, filter_))
     return _respond(request, page, paths, table, index)
 
 
 def scan(engine: Engine, request: dict) -> dict:
-    shapes.check("Scan", request)
+    """Scan: one page of the table or index, or of one segment of it (item-api §5.12)."""
+    request = shapes.check("Scan", request)
     expressions = Expressions(request, ("FilterExpression", "ProjectionExpression"))
     filter_ = expressions.condition(request.get("FilterExpression"), "FilterExpression")
     paths = expressions.projection(request.get("ProjectionExpression"))
     expressions.finish()
+    filter_ = legacy.lower_scan(request, filter_)
     _check_select(request, "Scan")
     segment, total = _check_segments(request)
     paths = paths if paths is not None else shapes.attributes_to_get(request)
     table, index = _resolve_index(engine, request)
-    page = engine.scan_page(table.name, request.get("IndexName"), start_key=request.get("ExclusiveStartKey"),
+    start = request.get("ExclusiveStartKey")
+    if start is not None:
+        _check_start_key(table, index, start)
+        _check_scan_start(table, index, start, segment, total)
+    page = engine.scan_page(table.name, request.get("IndexName"), start_key=start,
                        limit=request.get("Limit"), consistent=bool(request.get("ConsistentRead")),
                        matches_fn=compile_condition(filter_) if filter_ is not None else None,
                        segment=segment, total_segments=total,
-                       reach_back=_reach_back(table, index, paths, request))
+                       reach_back=_reach_back(table, index, paths, request, filter_))
     return _respond(request, page, paths, table, index)
 
 

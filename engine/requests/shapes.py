@@ -1,34 +1,333 @@
-"""Request shapes of the item operations (to be replaced by envelope-driven shapes)."""
+"""Request shapes of the item operations, as envelope data (item-api §2.1–§2.2, §5.7–§5.16).
+
+Each operation's input is declared once with the builders of
+``engine.envelope``, in the member order of the server-side shape (it
+orders the items of a multi-error envelope). ``check(operation, request)``
+runs DynamoDB's phases 2 and 4 on it — JSON types (SerializationException),
+then every constraint violation in one ``N validation errors detected: …``
+— and then the operation's table-free member checks (phase 5: attribute
+names, item size, ReturnValues, batch totals…), first failure wins.
+
+The shapes are built twice from one description: ``SHAPES`` for requests
+whose attribute values are engine values (the Python API, ``Engine.call``)
+and ``WIRE_SHAPES`` for wire JSON (``{"N": "1"}``), whose values the type
+pass checks too (``engine.requests.wire``).
+"""
 
 from __future__ import annotations
 
+from .. import limits
+from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
+                        ENGINE_VALUE, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
+                        RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
+                        RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, check_types, integer,
+                        list_of, map_of, string, structure, validate)
 from ..errors import ValidationException
 from ..expressions.model import Path
+from ..table_requests import resolve_table_name
+from ..types import item_size, utf8_len
 
-_REQUIRED = {
-    "PutItem": ("TableName", "Item"), "GetItem": ("TableName", "Key"),
-    "UpdateItem": ("TableName", "Key"), "DeleteItem": ("TableName", "Key"),
-    "Query": ("TableName",), "Scan": ("TableName",),
-    "BatchGetItem": ("RequestItems",), "BatchWriteItem": ("RequestItems",),
-    "TransactGetItems": ("TransactItems",), "TransactWriteItems": ("TransactItems",),
+INVALID = "One or more parameter values were invalid: "
+ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
+INVALID_RETURN_VALUES = "Return values set to invalid value"
+# INF: item-api §5.0 pins only "Empty attribute name" (LOCAL ErrorFactory
+# EMPTY_ATTRIBUTE_NAME); the too-large text is LOCAL's.
+EMPTY_ATTRIBUTE_NAME = "Empty attribute name"
+ATTRIBUTE_NAME_TOO_LARGE = "Attribute name is too large, must be less than 65536 bytes"
+TOO_MANY_BATCH_GETS = "Too many items requested for the BatchGetItem call"
+# INF: the spec gives no text for > 25 writes spread over several tables; worded like BatchGetItem's.
+TOO_MANY_BATCH_WRITES = "Too many items requested for the BatchWriteItem call"
+
+TABLE_NAME = string(required=True, pattern=NAME_PATTERN, min_len=3, max_len=255)
+_TABLE_KEY = string(pattern=NAME_PATTERN, min_len=3, max_len=255)  # RequestItems map keys
+_INDEX_NAME = string(pattern=NAME_PATTERN, min_len=3, max_len=255)
+_TOKEN = string(min_len=1, max_len=36)
+
+
+def _item_shapes(value: dict) -> dict[str, dict]:
+    """Every item operation's input shape, over attribute values of shape ``value``."""
+    attributes = map_of(string(), value)
+    required_map = dict(attributes, required=True)
+    names = map_of(string(), string())
+    condition = structure({
+        "AttributeValueList": list_of(value),
+        "ComparisonOperator": string(required=True, enum=COMPARISON_OPERATOR),
+    }, name="Condition")
+    conditions = map_of(string(), condition)
+    expected = map_of(string(), structure({
+        "Value": value, "Exists": boolean(),
+        "ComparisonOperator": string(enum=COMPARISON_OPERATOR),
+        "AttributeValueList": list_of(value),
+    }, name="ExpectedAttributeValue"))
+    attribute_updates = map_of(string(), structure({
+        "Value": value, "Action": string(enum=ATTRIBUTE_ACTION),
+    }, name="AttributeValueUpdate"))
+    attribute_names = list_of(string(), min_len=1)
+    capacity = string(enum=RETURN_CONSUMED_CAPACITY)
+    metrics = string(enum=RETURN_ITEM_COLLECTION_METRICS)
+    on_failure = string(enum=RETURN_VALUES_ON_CONDITION_CHECK_FAILURE)
+    expression_members = {"ExpressionAttributeNames": names, "ExpressionAttributeValues": attributes}
+
+    def write(members: dict, name: str) -> dict:
+        return structure({
+            "ReturnConsumedCapacity": capacity, "TableName": TABLE_NAME, **members,
+            "ConditionalOperator": string(enum=CONDITIONAL_OPERATOR), "Expected": expected,
+            "ReturnValues": string(enum=RETURN_VALUES), "ReturnItemCollectionMetrics": metrics,
+            "ReturnValuesOnConditionCheckFailure": on_failure,
+            "ConditionExpression": string(), **expression_members,
+        }, name=name)
+
+    def read(members: dict, name: str) -> dict:
+        return structure({
+            "ReturnConsumedCapacity": capacity, "TableName": TABLE_NAME, "IndexName": _INDEX_NAME,
+            "Select": string(enum=SELECT), "AttributesToGet": attribute_names,
+            "Limit": integer(min=1), "ConsistentRead": boolean(), **members,
+            "ConditionalOperator": string(enum=CONDITIONAL_OPERATOR), "ExclusiveStartKey": attributes,
+            "ProjectionExpression": string(), "FilterExpression": string(), **expression_members,
+        }, name=name)
+
+    def transact_action(members: dict, name: str, **required) -> dict:
+        shape = {"TableName": TABLE_NAME, **members, "ConditionExpression": string(),
+                 **expression_members, "ReturnValuesOnConditionCheckFailure": on_failure}
+        shape.update((member, string(required=True)) for member in required)
+        return structure(shape, name=name)
+
+    keys_and_attributes = structure({
+        "Keys": list_of(attributes, required=True, min_len=1, max_len=limits.BATCH_GET_MAX_KEYS),
+        "AttributesToGet": attribute_names, "ConsistentRead": boolean(),
+        "ProjectionExpression": string(), "ExpressionAttributeNames": names,
+    }, name="KeysAndAttributes")
+    write_request = structure({
+        "PutRequest": structure({"Item": required_map}, name="PutRequest"),
+        "DeleteRequest": structure({"Key": required_map}, name="DeleteRequest"),
+    }, name="WriteRequest")
+    transact_items = dict(required=True, min_len=1, max_len=limits.TRANSACT_MAX_ITEMS)
+    return {
+        "PutItem": write({"Item": required_map}, "PutItemInput"),
+        "UpdateItem": write({"Key": required_map, "AttributeUpdates": attribute_updates,
+                             "UpdateExpression": string()}, "UpdateItemInput"),
+        "DeleteItem": write({"Key": required_map}, "DeleteItemInput"),
+        "GetItem": structure({
+            "ReturnConsumedCapacity": capacity, "TableName": TABLE_NAME, "Key": required_map,
+            "AttributesToGet": attribute_names, "ConsistentRead": boolean(),
+            "ProjectionExpression": string(), "ExpressionAttributeNames": names,
+        }, name="GetItemInput"),
+        "Query": read({"KeyConditions": conditions, "QueryFilter": conditions,
+                       "ScanIndexForward": boolean(), "KeyConditionExpression": string()}, "QueryInput"),
+        "Scan": read({"ScanFilter": conditions, "Segment": integer(min=0, max=999_999),
+                      "TotalSegments": integer(min=1, max=1_000_000)}, "ScanInput"),
+        "BatchGetItem": structure({
+            "RequestItems": map_of(_TABLE_KEY, keys_and_attributes, required=True, min_len=1, max_len=100),
+            "ReturnConsumedCapacity": capacity,
+        }, name="BatchGetItemInput"),
+        "BatchWriteItem": structure({
+            "RequestItems": map_of(_TABLE_KEY, list_of(write_request, min_len=1,
+                                                       max_len=limits.BATCH_WRITE_MAX_REQUESTS),
+                                   required=True, min_len=1, max_len=limits.BATCH_WRITE_MAX_REQUESTS),
+            "ReturnConsumedCapacity": capacity, "ReturnItemCollectionMetrics": metrics,
+        }, name="BatchWriteItemInput"),
+        "TransactGetItems": structure({
+            "TransactItems": list_of(structure({"Get": structure({
+                "Key": required_map, "TableName": TABLE_NAME, "ProjectionExpression": string(),
+                "ExpressionAttributeNames": names,
+            }, required=True, name="Get")}, name="TransactGetItem"), **transact_items),
+            "ReturnConsumedCapacity": capacity,
+        }, name="TransactGetItemsInput"),
+        "TransactWriteItems": structure({
+            "TransactItems": list_of(structure({
+                "ConditionCheck": transact_action({"Key": required_map}, "ConditionCheck",
+                                                  ConditionExpression=True),
+                "Put": transact_action({"Item": required_map}, "Put"),
+                "Delete": transact_action({"Key": required_map}, "Delete"),
+                "Update": transact_action({"Key": required_map}, "Update", UpdateExpression=True),
+            }, name="TransactWriteItem"), **transact_items),
+            "ReturnConsumedCapacity": capacity, "ReturnItemCollectionMetrics": metrics,
+            "ClientRequestToken": _TOKEN,
+        }, name="TransactWriteItemsInput"),
+    }
+
+
+SHAPES = _item_shapes(ENGINE_VALUE)
+WIRE_SHAPES = _item_shapes(ATTRIBUTE_VALUE)
+TRANSACT_WRITE_KINDS = ("ConditionCheck", "Put", "Delete", "Update")
+
+
+# ----------------------------------------------------------- table names (ARNs)
+
+def _resolve_top(request: dict) -> None:
+    if isinstance(request.get("TableName"), str):
+        request["TableName"] = resolve_table_name(request["TableName"])
+
+
+def _resolve_request_items(request: dict) -> None:
+    items = request.get("RequestItems")
+    if isinstance(items, dict):
+        request["RequestItems"] = {resolve_table_name(name): entry for name, entry in items.items()}
+
+
+def _resolve_transact_items(request: dict) -> None:
+    for entry in request.get("TransactItems") or ():
+        for body in (entry or {}).values():
+            if isinstance(body, dict):
+                _resolve_top(body)
+
+
+# A table ARN names its table (TableName is a TableArn, 1..1024, in the model);
+# the envelope then checks the name inside it (item-api §2.2).
+_RESOLVERS = {"BatchGetItem": _resolve_request_items, "BatchWriteItem": _resolve_request_items,
+              "TransactGetItems": _resolve_transact_items, "TransactWriteItems": _resolve_transact_items}
+
+
+# --------------------------------------------------- phase 5: table-free members
+
+def check_attribute_name(name) -> None:
+    """An attribute name is 1..65535 bytes (item-api §1.4, §5.0)."""
+    if not name:
+        raise ValidationException(EMPTY_ATTRIBUTE_NAME)
+    if len(name) > limits.MAX_ATTRIBUTE_NAME_BYTES // 4 and utf8_len(name) > limits.MAX_ATTRIBUTE_NAME_BYTES:
+        raise ValidationException(ATTRIBUTE_NAME_TOO_LARGE)
+
+
+def check_item(item: dict) -> None:
+    """Attribute names of an item to write, then its size (item-api §2.1 step 5)."""
+    for name in item:
+        check_attribute_name(name)
+    if item_size(item) > limits.MAX_ITEM_BYTES:
+        raise ValidationException(ITEM_TOO_LARGE)
+
+
+def _put_item(request: dict) -> None:
+    check_item(request["Item"])
+    _return_values(request)
+
+
+def _return_values(request: dict) -> None:
+    # why: PutItem and DeleteItem accept only NONE and ALL_OLD of the five (item-api §5.7)
+    if request.get("ReturnValues", "NONE") not in ("NONE", "ALL_OLD"):
+        raise ValidationException(INVALID_RETURN_VALUES)
+
+
+def _expression_names(request: dict) -> None:
+    for name in (request.get("ExpressionAttributeNames") or {}).values():
+        check_attribute_name(name)
+
+
+def _attributes_to_get(request: dict) -> None:
+    for name in request.get("AttributesToGet") or ():
+        check_attribute_name(name)
+    attributes_to_get(request)
+
+
+def _batch_get(request: dict) -> None:
+    entries = request["RequestItems"].values()
+    if sum(len(entry["Keys"]) for entry in entries) > limits.BATCH_GET_MAX_KEYS:
+        raise ValidationException(TOO_MANY_BATCH_GETS)
+    for entry in entries:
+        _GET_MIXING(entry)
+        _attributes_to_get(entry)
+        _expression_names(entry)
+
+
+def _batch_write(request: dict) -> None:
+    writes = request["RequestItems"].values()
+    if sum(len(table_writes) for table_writes in writes) > limits.BATCH_WRITE_MAX_REQUESTS:
+        raise ValidationException(TOO_MANY_BATCH_WRITES)
+
+
+def _transact_write(request: dict) -> None:
+    for entry in request["TransactItems"]:
+        kinds = [kind for kind in TRANSACT_WRITE_KINDS if kind in entry]
+        if not kinds:
+            raise ValidationException(
+                "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+        if len(kinds) > 1:
+            raise ValidationException("TransactItems can only contain one of Check, Put, Update or Delete")
+        body = entry[kinds[0]]
+        if kinds[0] == "Put":
+            check_item(body["Item"])
+        _expression_names(body)
+
+
+def _transact_get(request: dict) -> None:
+    for entry in request["TransactItems"]:
+        _expression_names(entry["Get"])
+
+
+def _read(request: dict) -> None:
+    _attributes_to_get(request)
+    _expression_names(request)
+
+
+def _mixing(legacy: tuple, expressions: tuple):
+    """Legacy and expression parameters may not be mixed (item-api §3.5 step 1, §4)."""
+
+    def check(request: dict) -> None:
+        used = [member for member in expressions if member in request]
+        # why: a Query may pair legacy KeyConditions with expression filters and
+        # projections as long as no KeyConditionExpression is given.
+        old = [member for member in legacy
+               if member in request and (member != "KeyConditions" or "KeyConditionExpression" in request)]
+        if used and old:
+            raise ValidationException(
+                "Can not use both expression and non-expression parameters in the same request: "
+                f"Non-expression parameters: {{{', '.join(old)}}} Expression parameters: {{{', '.join(used)}}}")
+    return check
+
+
+_GET_MIXING = _mixing(("AttributesToGet",), ("ProjectionExpression",))
+_CONDITIONAL_MIXING = _mixing(("Expected", "ConditionalOperator"), ("ConditionExpression",))
+
+
+# Phase-5 checks each operation makes on its members before any expression
+# is parsed or any table looked up; the first failure is reported.
+MEMBER_CHECKS = {
+    "PutItem": (_CONDITIONAL_MIXING, _put_item, _expression_names),
+    "GetItem": (_GET_MIXING, _read),
+    "UpdateItem": (_mixing(("AttributeUpdates", "Expected", "ConditionalOperator"),
+                           ("UpdateExpression", "ConditionExpression")), _expression_names),
+    "DeleteItem": (_CONDITIONAL_MIXING, _return_values, _expression_names),
+    "Query": (_mixing(("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"),
+                      ("ProjectionExpression", "FilterExpression", "KeyConditionExpression")), _read),
+    "Scan": (_mixing(("AttributesToGet", "ScanFilter", "ConditionalOperator"),
+                     ("ProjectionExpression", "FilterExpression")), _read),
+    "BatchGetItem": (_batch_get,),
+    "BatchWriteItem": (_batch_write,),
+    "TransactGetItems": (_transact_get,),
+    "TransactWriteItems": (_transact_write,),
 }
 
 
-def check(operation: str, request: dict) -> None:
-    missing = [m for m in _REQUIRED[operation] if request.get(m) is None]
-    if missing:
-        items = "; ".join(f"Value null at '{m[0].lower()}{m[1:]}' failed to satisfy constraint: "
-                          "Member must not be null" for m in missing)
-        count = len(missing)
-        raise ValidationException(f"{count} validation error{'s' if count > 1 else ''} detected: {items}")
+# ----------------------------------------------------------------- entry points
+
+def check_envelope(operation: str, request, shapes: dict = SHAPES) -> dict:
+    """Phases 2 and 4 of ``operation``: JSON types, then the constraint envelope.
+
+    Returns the normalised request: unknown and null members dropped, boolean
+    strings coerced (``envelope.check_types``), table ARNs resolved to names.
+    """
+    shape = shapes[operation]
+    checked = check_types(request, shape)
+    _RESOLVERS.get(operation, _resolve_top)(checked)
+    validate(checked, shape)
+    return checked
+
+
+def check(operation: str, request) -> dict:
+    """Phases 2, 4 and the table-free member checks of ``operation``; the normalised request."""
+    checked = check_envelope(operation, request)
+    for member_check in MEMBER_CHECKS[operation]:
+        member_check(checked)
+    return checked
 
 
 def attributes_to_get(request: dict):
+    """The legacy AttributesToGet as projection paths (None when absent; item-api §4.1)."""
     names = request.get("AttributesToGet")
     if names is None:
         return None
-    if len(set(names)) != len(names):
-        duplicate = next(n for n in names if names.count(n) > 1)
-        raise ValidationException(
-            f"One or more parameter values were invalid: Duplicate value in attribute name: {duplicate}")
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise ValidationException(f"{INVALID}Duplicate value in attribute name: {name}")
+        seen.add(name)
     return tuple(Path((name,)) for name in names)

@@ -36,6 +36,7 @@ def create_table(engine: Engine, request: dict) -> dict:
         table = engine.add_table(spec)
         if spec.stream_view_type is not None:
             table.stream_label = make_stream_label(table.created_at)
+        engine.storage.save_table(table)
         # CreateTable answers CREATING; the table is usable at once (item-api §5.1, R).
         return {"TableDescription": describe(engine, table, status="CREATING")}
 
@@ -73,6 +74,7 @@ def update_table(engine: Engine, request: dict) -> dict:
                 apply(table, payload)
         table.ensure_partitions()
         engine.version += 1
+        engine.storage.save_table(table)
         return {"TableDescription": describe(engine, table)}
 
 

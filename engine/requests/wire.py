@@ -1,0 +1,89 @@
+"""The item operations over wire JSON (``{"N": "1"}``), in DynamoDB's phase order.
+
+``wire_call(engine, operation, request)`` takes a request as DynamoDB's JSON
+protocol carries it and returns the response in the same form. It checks
+JSON types and the constraint envelope against the wire shapes (phases 2
+and 4), then converts attribute values — whose well-formedness is phase 5
+(item-api §2.4) — and runs the operation on engine values. A wire server
+maps HTTP onto this; the tests use it to run the spec's cases verbatim.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import ValidationException
+from ..types import from_wire, to_wire
+from . import OPERATIONS, shapes
+from .batches import DUPLICATE_KEYS
+from .common import prefixed
+from .convert import convert
+
+START_KEY_PREFIX = "The provided starting key is invalid: "
+# ExclusiveStartKey value errors carry the prefix except these (item-api §2.4, DL query.js).
+_UNPREFIXED_START = ("Input collection", "One or more parameter values were invalid: Input collection",
+                     "An number set", "One or more parameter values were invalid: An number set",
+                     "The parameter cannot be converted", "Attempting to store more than",
+                     "Number overflow", "Number underflow")
+
+
+def wire_call(engine, operation: str, request) -> dict:
+    """Run ``operation`` on a wire-JSON request; the wire-JSON response."""
+    if operation in shapes.WIRE_SHAPES:
+        request = shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)
+        request = _SPELLING.get(operation, _as_is)(request)
+        request = _engine_values(operation, request)
+    return convert(OPERATIONS[operation](engine, request), to_wire)
+
+
+def _engine_values(operation: str, request: dict) -> dict:
+    start = request.pop("ExclusiveStartKey", None)
+    try:
+        converted = convert(request, from_wire)
+    except ValidationException as error:
+        raise prefixed(operation, error) from None
+    if start is not None:
+        converted["ExclusiveStartKey"] = _start_key(start)
+    return converted
+
+
+def _start_key(start: dict) -> dict:
+    try:
+        return {name: from_wire(value) for name, value in start.items()}
+    except ValidationException as error:
+        if error.message.startswith(_UNPREFIXED_START):
+            raise
+        raise ValidationException(START_KEY_PREFIX + error.message) from None
+
+
+def _as_is(request: dict) -> dict:
+    return request
+
+
+def _batch_get_spelling(request: dict) -> dict:
+    """BatchGetItem: identically spelt keys are duplicates, differently spelt equal numbers are not.
+
+    why: AWS rejects byte-identical keys (attribute order aside) but reads
+    ``1000`` and ``1e3`` once (ALT test_batch_get_item_duplicate_number_key);
+    the engine sees normalised values, so the spelling is judged here.
+    """
+    for entry in request["RequestItems"].values():
+        seen, spellings, kept = set(), set(), []
+        for key in entry["Keys"]:
+            spelling = json.dumps(key, sort_keys=True)
+            if spelling in spellings:
+                raise ValidationException(DUPLICATE_KEYS)
+            spellings.add(spelling)
+            try:
+                identity = json.dumps({name: to_wire(from_wire(value)) for name, value in key.items()},
+                                      sort_keys=True)
+            except ValidationException:
+                identity = spelling  # reported with the other value errors
+            if identity not in seen:
+                seen.add(identity)
+                kept.append(key)
+        entry["Keys"] = kept
+    return request
+
+
+_SPELLING = {"BatchGetItem": _batch_get_spelling}

@@ -1,0 +1,235 @@
+"""A database in one SQLite file: every write reaches it atomically before the call returns.
+
+    from partiql.engine import Engine
+    from partiql.engine.sqlite_storage import SqliteStorage
+    db = Engine(storage=SqliteStorage("app.db"))      # opens (creating if needed) and loads
+    ...
+    db.storage.close()
+
+The file is opened in WAL mode. ``durability="normal"`` (the default,
+SQLite's ``synchronous=NORMAL``) makes each commit a write into the log:
+it survives the process being killed at any instant (SIGKILL, a crash,
+Ctrl-C); a power cut or OS crash may lose the last few commits, never
+consistency. ``durability="full"`` (``synchronous=FULL``) also syncs the
+log on every commit, so power cuts lose nothing acknowledged either, at
+the cost of an fsync per write.
+
+One ``SqliteStorage`` owns its file (see ``file_lock``); everything it does
+runs under the engine lock and its own mutex, in one connection.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+
+from . import storage_format
+from .file_lock import OwnerLock
+from .restore import restore_table
+from .storage import Storage, StorageError
+from .storage_codec import decode_item, decode_spec, decode_state, encode_item, encode_spec, encode_state, row_key
+
+DURABILITY = {"normal": "NORMAL", "full": "FULL"}
+
+_PUT = "INSERT OR REPLACE INTO items (tid, key, item) VALUES (?, ?, ?)"
+_DELETE = "DELETE FROM items WHERE tid = ? AND key = ?"
+
+
+class SqliteStorage(Storage):
+    """The tables and items of one engine, kept in the SQLite file ``path``."""
+
+    def __init__(self, path, durability: str = "normal"):
+        if durability not in DURABILITY:
+            raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
+        self.path = os.fspath(path)
+        self.durability = durability
+        self._mutex = threading.RLock()
+        self._tids: dict[str, int] = {}  # table name -> row id in ``tables``
+        self._shapes: dict[str, tuple] = {}  # table name -> partition counts last saved
+        self._touched: set = set()  # tables the last write touched (their partitions may split)
+        self._engine = None
+        self._failure: str | None = None
+        self._lock = OwnerLock(self.path)
+        self._db = None
+        try:
+            self._db = self._open()
+        except BaseException:
+            self._release()
+            raise
+
+    def _open(self) -> sqlite3.Connection:
+        storage_format.check_header(self.path)
+        try:
+            # why check_same_thread=False: the engine's lock, not the thread, serialises access.
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot open {self.path}: {error}") from None
+        try:
+            storage_format.prepare(db, self.path)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={DURABILITY[self.durability]}")
+        except sqlite3.DatabaseError as error:
+            db.close()
+            raise storage_format.damaged(self.path, str(error)) from None
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    # ------------------------------------------------------------------ load
+    def load(self, engine) -> None:
+        """Rebuild every table of the file in ``engine`` (called by ``Engine.__init__``)."""
+        with self._mutex:
+            self._engine = engine
+            try:
+                rows = self._db.execute("SELECT tid, spec, state FROM tables ORDER BY tid").fetchall()
+                for tid, spec_text, state_text in rows:
+                    self._load_table(engine, tid, spec_text, state_text)
+            except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
+                self._release()  # why: the caller never gets an engine to close
+                raise storage_format.damaged(self.path, f"{type(error).__name__}: {error}") from None
+
+    def _load_table(self, engine, tid: int, spec_text: str, state_text: str) -> None:
+        state, layout = decode_state(state_text)
+        items = (decode_item(text) for (text,) in self._db.execute("SELECT item FROM items WHERE tid = ?", (tid,)))
+        table = restore_table(engine, decode_spec(spec_text), state, layout, items)
+        self._tids[table.name] = tid
+        self._shapes[table.name] = _shape(table)
+
+    # ---------------------------------------------------------------- writes
+    def persist(self, mutations: list) -> None:
+        """Write one operation's mutations in one SQLite transaction (one statement for one item)."""
+        with self._mutex:
+            self._check_writable()
+            puts, deletes = self._rows(mutations)
+            stale = self._stale_shapes()
+            if len(puts) + len(deletes) == 1 and not stale:
+                with self._failing("write"):  # why: a lone statement is its own transaction, and cheaper
+                    self._db.execute(*((_PUT, puts[0]) if puts else (_DELETE, deletes[0])))
+            else:
+                with self._transaction():
+                    self._db.executemany(_PUT, puts)  # keys are distinct within one operation,
+                    self._db.executemany(_DELETE, deletes)  # so the order of the two does not matter
+                    for table in stale:
+                        self._write_table(table)
+            self._touched = {mutation.table for mutation in mutations}
+
+    def _rows(self, mutations: list) -> tuple[list, list]:
+        puts, deletes = [], []
+        for mutation in mutations:
+            tid = self._tids[mutation.table.name]
+            if mutation.new is not None:
+                puts.append((tid, row_key(mutation.pk, mutation.sort), encode_item(mutation.new.item)))
+            elif mutation.old is not None:
+                deletes.append((tid, row_key(mutation.pk, mutation.sort)))
+        return puts, deletes
+
+    def _stale_shapes(self) -> list:
+        """Tables whose partitions split since their layout was saved (checked after the fact:
+        a split happens when a write is applied, after ``persist``)."""
+        return [table for table in self._touched
+                if table.name in self._tids and _shape(table) != self._shapes.get(table.name)]
+
+    def save_table(self, table) -> None:
+        """Record a created or updated table; on failure the file is behind memory: stop writing."""
+        with self._mutex:
+            self._check_writable()
+            try:
+                with self._transaction():
+                    self._write_table(table)
+            except StorageError as error:
+                self._failure = str(error)
+                raise
+
+    def _write_table(self, table) -> None:
+        spec, state = encode_spec(table.spec), encode_state(table)
+        tid = self._tids.get(table.name)
+        if tid is None:
+            cursor = self._db.execute("INSERT INTO tables (name, spec, state) VALUES (?, ?, ?)",
+                                      (table.name, spec, state))
+            tid = cursor.lastrowid
+        else:
+            self._db.execute("UPDATE tables SET spec = ?, state = ? WHERE tid = ?", (spec, state, tid))
+        self._tids[table.name] = tid
+        self._shapes[table.name] = _shape(table)
+
+    def drop_table(self, name: str) -> None:
+        """Delete a table and its items (before the engine forgets it, so failure changes nothing)."""
+        with self._mutex:
+            self._check_writable()
+            tid = self._tids.get(name)
+            if tid is None:
+                return
+            with self._transaction():
+                self._db.execute("DELETE FROM items WHERE tid = ?", (tid,))
+                self._db.execute("DELETE FROM tables WHERE tid = ?", (tid,))
+            del self._tids[name]
+            self._shapes.pop(name, None)
+
+    # -------------------------------------------------------------- settings
+    def setting(self, name: str, default=None):
+        with self._mutex, self._failing("read"):
+            row = self._db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def set_setting(self, name: str, value) -> None:
+        with self._mutex:
+            self._check_writable()
+            with self._failing("write"):
+                self._db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)",
+                                 (name, json.dumps(value)))
+
+    # ----------------------------------------------------------------- close
+    def close(self) -> None:
+        """Save split partition layouts, close the file (SQLite folds the log in) and unlock it."""
+        with self._mutex:
+            if self._db is None:
+                return
+            try:
+                if self._engine is not None and self._failure is None:
+                    self._touched = set(self._engine.tables.values())
+                    stale = self._stale_shapes()
+                    if stale:
+                        with self._transaction():
+                            for table in stale:
+                                self._write_table(table)
+            finally:
+                self._release()
+
+    def _release(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self._lock.release()
+
+    # --------------------------------------------------------------- helpers
+    def _check_writable(self) -> None:
+        if self._db is None:
+            raise StorageError(f"cannot write {self.path}: the database is closed")
+        if self._failure is not None:
+            raise StorageError(f"cannot write {self.path}: an earlier write failed ({self._failure}); "
+                               "reopen the database")
+
+    @contextmanager
+    def _failing(self, what: str):
+        """Report SQLite's errors as StorageError naming the file."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot {what} {self.path}: {error}") from None
+
+    @contextmanager
+    def _transaction(self):
+        with self._failing("write"), storage_format.transaction(self._db):
+            yield
+
+    def __repr__(self) -> str:
+        return f"SqliteStorage({self.path!r}, durability={self.durability!r})"
+
+
+def _shape(table) -> tuple:
+    """Partition counts of a table's stores: they only grow, so a change means a split."""
+    return (len(table.store.partitions), tuple(len(store.partitions) for store in table.gsi_stores.values()))

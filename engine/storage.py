@@ -1,0 +1,90 @@
+"""Persistence behind the partitions: what the engine calls at its few write points.
+
+The engine serves every read from its in-memory partitions; a ``Storage``
+only has to make writes durable and to rebuild the tables when a database
+is opened. The engine calls it, always holding the engine lock:
+
+================================  ==========================================
+``load(engine)``                  once, from ``Engine.__init__``: rebuild the
+                                  tables, their indexes and partitions
+``persist(mutations)``            every write operation, *before* it is
+                                  applied in memory: all its mutations (1 for
+                                  PutItem, N for a transaction or batch) in
+                                  one atomic storage transaction
+``save_table(table)``             after CreateTable / UpdateTable changed a
+                                  table's spec or state
+``drop_table(name)``              DeleteTable, before the catalog forgets it
+``setting`` / ``set_setting``     database-level settings (JSON values)
+``close()``                       flush and release the file
+================================  ==========================================
+
+Because ``persist`` runs before the in-memory commit and raises on failure,
+a write the caller saw succeed is on disk, and a write that failed to reach
+the disk never becomes visible. ``MemoryStorage`` (the default) does
+nothing; ``partiql.engine.sqlite_storage.SqliteStorage`` keeps a single
+SQLite file.
+"""
+
+from __future__ import annotations
+
+
+class StorageError(OSError):
+    """A database file cannot be opened or written; the message names the file.
+
+    An ``OSError`` because, like one, it is about the environment (a file,
+    a lock, a disk), not about a request: callers that already report
+    ``OSError`` s (the shell does) report these too.
+    """
+
+
+class DatabaseLocked(StorageError):
+    """The database file is open in another process (or another connection of this one)."""
+
+
+class Storage:
+    """The interface; every method is a no-op here (an in-memory database)."""
+
+    path: str | None = None  # the database file, None in memory
+
+    def load(self, engine) -> None:
+        """Rebuild the engine's tables, indexes, partitions and items."""
+
+    def persist(self, mutations: list) -> None:
+        """Make the mutations of one operation durable, all or none, before they are applied."""
+
+    def save_table(self, table) -> None:
+        """Record a created or updated table (spec, state, partition layout)."""
+
+    def drop_table(self, name: str) -> None:
+        """Forget a table and all its items."""
+
+    def setting(self, name: str, default=None):
+        """A database setting saved with ``set_setting``, or ``default``."""
+        return default
+
+    def set_setting(self, name: str, value) -> None:
+        """Save a database setting (a JSON value)."""
+
+    def close(self) -> None:
+        """Flush and release the database; later writes raise StorageError."""
+
+
+class MemoryStorage(Storage):
+    """Nothing is kept: the database lives and dies with the process."""
+
+    def __init__(self):
+        self._settings: dict = {}
+
+    def setting(self, name: str, default=None):
+        return self._settings.get(name, default)
+
+    def set_setting(self, name: str, value) -> None:
+        self._settings[name] = value
+
+
+def open_storage(path: str | None, **options) -> Storage:
+    """``MemoryStorage`` for None, else a ``SqliteStorage`` on ``path`` (see its options)."""
+    if path is None:
+        return MemoryStorage()
+    from .sqlite_storage import SqliteStorage  # why: sqlite3 is imported only for file databases
+    return SqliteStorage(path, **options)

@@ -1,0 +1,160 @@
+"""The database file's format: its SQLite schema, version number, checks and migrations.
+
+A database is an SQLite file whose ``application_id`` is ``APPLICATION_ID``
+and whose ``user_version`` is the format version. Opening one goes:
+
+1. ``check_header`` reads the first 100 bytes itself, so a file that is not
+   SQLite at all, or was cut short, is refused before SQLite touches it.
+2. ``prepare`` reads the two numbers: a new (empty) file gets the current
+   schema; a file of another application, or of a newer format, is refused
+   before anything is written; an older format is migrated, every step in
+   one transaction, so a crash mid-migration leaves the old file intact.
+
+Format history (``SCHEMAS`` keeps each one, so tests can build old files):
+
+* 1 — the prototype's layout: items keyed by table *name*.
+* 2 — items keyed by a small integer table id: smaller rows, and a table
+  dropped and created again under the same name never shares rows.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+from .storage import StorageError
+
+APPLICATION_ID = 0x50514444  # "PQDD"
+FORMAT_VERSION = 2
+SQLITE_MAGIC = b"SQLite format 3\x00"
+HEADER_BYTES = 100
+
+SCHEMAS = {
+    1: ["CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+        "CREATE TABLE tables (name TEXT PRIMARY KEY, spec TEXT NOT NULL, state TEXT NOT NULL)",
+        "CREATE TABLE items (tbl TEXT NOT NULL, key BLOB NOT NULL, item TEXT NOT NULL, "
+        "PRIMARY KEY (tbl, key)) WITHOUT ROWID"],
+    2: ["CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+        "CREATE TABLE tables (tid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, spec TEXT NOT NULL, "
+        "state TEXT NOT NULL)",
+        "CREATE TABLE items (tid INTEGER NOT NULL, key BLOB NOT NULL, item TEXT NOT NULL, "
+        "PRIMARY KEY (tid, key)) WITHOUT ROWID"],
+}
+
+
+def _v1_to_v2(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE tables RENAME TO tables_v1")
+    db.execute("ALTER TABLE items RENAME TO items_v1")
+    for statement in SCHEMAS[2][1:]:
+        db.execute(statement)
+    db.execute("INSERT INTO tables (name, spec, state) SELECT name, spec, state FROM tables_v1 ORDER BY name")
+    db.execute("INSERT INTO items (tid, key, item) SELECT t.tid, i.key, i.item "
+               "FROM items_v1 i JOIN tables t ON t.name = i.tbl")
+    db.execute("DROP TABLE items_v1")
+    db.execute("DROP TABLE tables_v1")
+
+
+# MIGRATIONS[n] turns format n into format n + 1.
+MIGRATIONS = {1: _v1_to_v2}
+
+
+def damaged(path: str, detail: str) -> StorageError:
+    return StorageError(f"cannot open {path}: not a partiql-ddb database, or a damaged one ({detail}); "
+                        "the file was left as it is")
+
+
+def check_header(path: str) -> None:
+    """Refuse a non-SQLite or visibly truncated file before SQLite opens it."""
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        return  # a new database
+    if size == 0:
+        return  # SQLite treats an empty file as an empty database
+    with open(path, "rb") as file:
+        header = file.read(HEADER_BYTES)
+    if not header.startswith(SQLITE_MAGIC):
+        raise damaged(path, "it is not an SQLite file")
+    if len(header) < HEADER_BYTES:
+        raise damaged(path, "the file is truncated")
+    if _shorter_than_header_says(path, header, size):
+        raise damaged(path, f"the file is truncated: {size} bytes, its header promises more")
+
+
+def _shorter_than_header_says(path: str, header: bytes, size: int) -> bool:
+    # why the -wal test: after a crash mid-checkpoint the file can lag its
+    # header until SQLite replays the log; only a file without one must add up.
+    if os.path.exists(path + "-wal") and os.path.getsize(path + "-wal") > 0:
+        return False
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    count_is_valid = header[24:28] == header[92:96]  # the header's own validity test
+    return count_is_valid and pages > 0 and size < pages * page_size
+
+
+def prepare(db: sqlite3.Connection, path: str) -> None:
+    """Create, accept or migrate the open file's schema; refuse anything else untouched."""
+    application = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    if application == 0 and version == 0 and objects == 0:
+        create_version(db, FORMAT_VERSION)
+        return
+    if application != APPLICATION_ID:
+        raise StorageError(f"cannot open {path}: it is an SQLite database, but not a partiql-ddb one; "
+                           "the file was left as it is")
+    if version > FORMAT_VERSION:
+        raise StorageError(f"cannot open {path}: it was written by a newer partiql-ddb (file format "
+                           f"{version}; this version reads formats up to {FORMAT_VERSION}); "
+                           "the file was left as it is")
+    if version < FORMAT_VERSION:
+        migrate(db, version)
+
+
+def migrate(db: sqlite3.Connection, version: int) -> None:
+    """Bring a format-``version`` file up to ``FORMAT_VERSION``, one atomic step at a time."""
+    while version < FORMAT_VERSION:
+        with transaction(db):
+            MIGRATIONS[version](db)
+            version += 1
+            _stamp(db, version)
+
+
+def create_version(db: sqlite3.Connection, version: int) -> None:
+    """Lay out an empty database in format ``version`` (the current one, or an old one for tests)."""
+    db.execute("PRAGMA journal_mode=WAL")
+    with transaction(db):
+        for statement in SCHEMAS[version]:
+            db.execute(statement)
+        _stamp(db, version)
+
+
+def _stamp(db: sqlite3.Connection, version: int) -> None:
+    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    db.execute(f"PRAGMA user_version={version}")
+
+
+class transaction:
+    """BEGIN … COMMIT on an autocommit connection; ROLLBACK if anything fails."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, error, trace):
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return False
+            except BaseException:
+                self._rollback()
+                raise
+        self._rollback()
+        return False
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:  # why: SQLite may already have rolled back (I/O error, full disk)
+            self.db.execute("ROLLBACK")

@@ -1,0 +1,261 @@
+"""Import items from files and export them, in the formats of ``transfer_formats``.
+
+    report = db.import_items("Music", "music.csv")                 # all or nothing
+    report = db.import_items("Music", "dump.json.gz", continue_on_error=True)
+    report.imported, report.errors                                  # 998, [(7, "…"), (31, "…")]
+    db.export_items("Music", "music.jsonl")
+
+An import reads and validates every row first (DynamoDB's own checks:
+keys, types, sizes, index keys), then writes the good rows as one batch,
+so they reach a file database in one storage transaction. By default one
+bad row fails the whole import (``TransferError``: nothing is written);
+``continue_on_error=True`` writes the good rows and reports the bad ones.
+Rows repeating a key replace the earlier row, as consecutive PutItems
+would. Files ending in ``.gz`` are read and written gzipped.
+
+``progress(stage, done, total)`` is called every ``PROGRESS_EVERY`` rows:
+stage "read" counts bytes of the file, "write" counts items.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from partiql.engine.engine import WriteAction
+from partiql.engine.errors import DynamoDBError
+from partiql.engine.keys import key_from_item
+from partiql.engine.partition import MAIN
+
+from .transfer_formats import (FORMATS, PROGRESS_EVERY, Context, FileProblem, check_types, is_wire_item,
+                               reason)
+
+ERRORS_SHOWN = 10
+DEFAULT_EXPORT = "ddb-json"  # lossless, and what DynamoDB's export to S3 writes
+
+
+@dataclass
+class ImportReport:
+    """What an import did: rows read, items written, and each bad row's line and reason."""
+
+    table: str
+    path: str
+    format: str
+    rows: int = 0
+    imported: int = 0
+    replaced: int = 0  # rows whose key an earlier row of the file also had
+    errors: list = field(default_factory=list)  # [(line, reason)]
+
+    def __str__(self) -> str:
+        text = f"imported {self.imported} item{'s' * (self.imported != 1)} into {self.table} from {self.path}"
+        if self.errors:
+            text += f"; {len(self.errors)} bad row{'s' * (len(self.errors) != 1)} skipped"
+        return text + "".join(f"\n  {line}" for line in describe_errors(self.errors))
+
+
+@dataclass
+class ExportReport:
+    """What an export wrote."""
+
+    table: str
+    path: str
+    format: str
+    exported: int = 0
+
+    def __str__(self) -> str:
+        return f"exported {self.exported} item{'s' * (self.exported != 1)} of {self.table} to {self.path}"
+
+
+class TransferError(ValueError):
+    """An import failed and wrote nothing; ``report.errors`` lists every bad row."""
+
+    def __init__(self, message: str, report: ImportReport | None = None):
+        super().__init__(message)
+        self.report = report
+
+
+def describe_errors(errors: list, shown: int = ERRORS_SHOWN) -> list[str]:
+    """``line 7: reason`` for the first ``shown`` errors, and how many more there are."""
+    lines = [f"line {line}: {why}" for line, why in errors[:shown]]
+    if len(errors) > shown:
+        lines.append(f"… and {len(errors) - shown} more")
+    return lines
+
+
+# ------------------------------------------------------------------- formats
+
+def format_names() -> list[str]:
+    return list(FORMATS)
+
+
+def _named(format: str):
+    found = FORMATS.get(format)
+    if found is None:
+        raise ValueError(f"unknown format {format!r}: use one of {', '.join(FORMATS)}")
+    return found
+
+
+def _suffix(path: str) -> str:
+    name = path[:-3] if path.endswith(".gz") else path
+    return Path(name).suffix.lower()
+
+
+def _by_suffix(path: str):
+    suffix = _suffix(path)
+    return next((entry for entry in FORMATS.values() if suffix in entry.suffixes), None)
+
+
+def import_format(path: str, format: str | None = None):
+    """The format to read ``path`` with: as named, by suffix (.csv), or by its first line."""
+    if format is not None:
+        return _named(format)
+    return _by_suffix(path) if _suffix(path) == ".csv" else FORMATS[_sniff(path)]
+
+
+def export_format(path: str, format: str | None = None):
+    """The format to write ``path`` with: as named, by suffix, else DynamoDB JSON."""
+    if format is not None:
+        return _named(format)
+    return _by_suffix(path) or FORMATS[DEFAULT_EXPORT]
+
+
+def _sniff(path: str) -> str:
+    """'ddb-json' when the first non-blank line is DynamoDB JSON, else 'json'."""
+    with _open_read(path) as (stream, _):
+        for line in stream:
+            if line.strip():
+                try:
+                    return "ddb-json" if is_wire_item(json.loads(line)) else "json"
+                except ValueError:
+                    return "json"  # the reader reports the line
+    return "json"
+
+
+# -------------------------------------------------------------------- files
+
+class _open_read:
+    """A binary stream of ``path`` (gunzipped for .gz) and a position() for progress."""
+
+    def __init__(self, path: str):
+        self.raw = open(path, "rb")
+        self.stream = gzip.GzipFile(fileobj=self.raw) if path.endswith(".gz") else self.raw
+
+    def __enter__(self):
+        return self.stream, self.raw.tell
+
+    def __exit__(self, *exc_info):
+        self.stream.close()
+        self.raw.close()
+
+
+def _write_file(path: str, write) -> None:
+    """Write through ``write(text_stream)`` into a temporary file, then rename it over ``path``:
+    an export that fails half-way leaves no half file."""
+    temporary = f"{path}.partial"
+    try:
+        raw = gzip.open(temporary, "wb") if path.endswith(".gz") else open(temporary, "wb")
+        with raw, _text(raw) as text:
+            write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise
+
+
+def _text(raw):
+    return io.TextIOWrapper(raw, encoding="utf-8", newline="")
+
+
+# ------------------------------------------------------------------- import
+
+def import_items(engine, table_name: str, path, format: str | None = None, *, continue_on_error: bool = False,
+                 types: dict | None = None, progress=None) -> ImportReport:
+    """Read ``path`` into ``table_name``; see the module docstring.
+
+    Raises ResourceNotFoundException for a missing table, ValueError for an
+    unknown format or bad ``types``, OSError when the file cannot be read,
+    and TransferError when rows are bad (without ``continue_on_error``) or
+    the file cannot be read as that format at all.
+    """
+    path = os.fspath(path)
+    table = engine.table(table_name)
+    chosen = import_format(path, format)
+    if types and not chosen.typed:
+        raise ValueError(f"types do not apply to {chosen.name}: its values carry their types")
+    context = Context(table.spec, check_types(types or {}))
+    report = ImportReport(table_name, path, chosen.name)
+    with _open_read(path) as (stream, position):
+        total = os.path.getsize(path)
+        try:
+            staged = _validate(table, chosen.read(stream, context), report,
+                               lambda: progress and progress("read", position(), total))
+        except FileProblem as problem:
+            raise TransferError(f"cannot import {path}: {problem}", report) from None
+    if report.errors and not continue_on_error:
+        raise TransferError(_failure(report), report)
+    _write(engine, table_name, list(staged.values()), report, progress)
+    return report
+
+
+def _validate(table, rows, report: ImportReport, tick) -> dict:
+    """Every good row's item by key (a later row replaces an earlier one); bad rows into the report."""
+    staged = {}
+    key_schema = table.spec.key
+    for line, item, problem in rows:
+        report.rows += 1
+        if report.rows % PROGRESS_EVERY == 0:
+            tick()
+        if problem is None:
+            try:
+                located = table.locate(*key_from_item(key_schema, item))
+                table.prepare(located, None, item)  # sizes, nesting, index key types: touches nothing
+            except DynamoDBError as error:
+                problem = reason(error)
+        if problem is not None:
+            report.errors.append((line, problem))
+            continue
+        key = located[1:]
+        report.replaced += key in staged
+        staged[key] = item
+    return staged
+
+
+def _write(engine, table_name: str, items: list, report: ImportReport, progress) -> None:
+    if progress:
+        progress("write", 0, len(items))
+    if items:
+        # why one batch: one validation pass and one storage transaction for the whole file
+        engine.batch_write([WriteAction("Put", table_name, item=item) for item in items])
+    report.imported = len(items)
+    if progress:
+        progress("write", len(items), len(items))
+
+
+def _failure(report: ImportReport) -> str:
+    count = len(report.errors)
+    lines = "".join(f"\n  {line}" for line in describe_errors(report.errors))
+    return (f"cannot import {report.path} into {report.table}: {count} bad row{'s' * (count != 1)}; "
+            f"nothing was imported (continue_on_error imports the good rows){lines}")
+
+
+# ------------------------------------------------------------------- export
+
+def export_items(engine, table_name: str, path, format: str | None = None, *, progress=None) -> ExportReport:
+    """Write every item of ``table_name`` (in storage order) to ``path``; see the module docstring.
+
+    The items are those present when the export starts (a snapshot taken
+    under the engine lock); the file appears only once it is complete.
+    """
+    path = os.fspath(path)
+    chosen = export_format(path, format)
+    with engine.lock:
+        table = engine.table(table_name)
+        items = [record.item for _, _, _, record in table.store.scan(MAIN)]
+    context = Context(table.spec, progress=progress)
+    _write_file(path, lambda text: chosen.write(text, items, context))
+    return ExportReport(table_name, path, chosen.name, len(items))

@@ -1,0 +1,386 @@
+"""File formats for import and export: one registry feeds dispatch, detection and help.
+
+=========  ================================================================
+ddb-json   DynamoDB JSON lines, as DynamoDB's export to S3 writes them:
+           ``{"Item": {"pk": {"S": "a"}, "n": {"N": "5"}}}``; lossless. A
+           bare item (``{"pk": {"S": "a"}}``) per line is read too.
+json       plain JSON lines: ``{"pk": "a", "n": 5}``. Strings, numbers,
+           booleans, null, lists and maps; binary is written as base64 and
+           sets as lists (declare ``types`` to read them back as B / SS…).
+csv        a header row of attribute names, then one item per row. An empty
+           cell means "no attribute". Key attributes take the table's types;
+           other cells are numbers when they read as plain numbers
+           (``12``, ``-1.5``, ``2e3``; not ``007``) and strings otherwise, or
+           take the type ``types`` declares (S, N, B, BOOL, NULL, L, M, SS,
+           NS, BS; L, M and sets as JSON text). Exports write booleans as
+           ``true``/``false``, null as ``null``, binary as base64 and lists,
+           maps and sets as JSON.
+=========  ================================================================
+
+A reader yields ``(line, item, None)`` or ``(line, None, reason)`` per row,
+so one bad row never stops the file and always has its line number; it
+raises ``FileProblem`` when no row can be read at all.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Callable, Iterator
+
+from partiql.engine.errors import DynamoDBError
+from partiql.engine.schema import TableSpec, all_key_names
+from partiql.engine.types import (ALL_TYPES, checked_number, from_wire, item_from_wire, item_to_wire,
+                                  number_text, parse_number)
+
+
+PROGRESS_EVERY = 1000  # rows between two progress reports
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a reader or writer knows: the table's spec, the declared types, the progress hook."""
+
+    spec: TableSpec
+    types: dict = field(default_factory=dict)
+    progress: Callable | None = None  # progress("write", done, total)
+
+    def each(self, items: list):
+        """``items`` one by one, reporting progress every PROGRESS_EVERY of them."""
+        if self.progress is None:
+            yield from items
+            return
+        total = len(items)
+        for number, item in enumerate(items, 1):
+            if number % PROGRESS_EVERY == 0:
+                self.progress("write", number, total)
+            yield item
+
+
+@dataclass(frozen=True)
+class Format:
+    """A file format: how to read rows and write items, and the file suffixes it owns."""
+
+    name: str
+    summary: str
+    read: Callable[[object, Context], Iterator[tuple]]  # (binary stream, context) -> rows
+    write: Callable[[object, list, Context], None]  # (text stream, items, context)
+    suffixes: tuple = ()
+    typed: bool = True  # whether ``types`` means anything to it
+
+
+FORMATS: dict[str, Format] = {}
+
+
+class FileProblem(ValueError):
+    """The file as a whole cannot be read (a CSV header naming no columns, say): no row can be."""
+
+
+def register(entry: Format) -> Format:
+    FORMATS[entry.name] = entry
+    return entry
+
+
+def reason(error: Exception) -> str:
+    """The text of a row's problem (DynamoDB's message for DynamoDB errors)."""
+    return error.message if isinstance(error, DynamoDBError) else str(error)
+
+
+# ------------------------------------------------------------ plain values
+
+def from_plain(value):
+    """A plain JSON value (numbers parsed as Decimal) as an engine value."""
+    if isinstance(value, Decimal):
+        return checked_number(value)
+    if isinstance(value, list):
+        return [from_plain(member) for member in value]
+    if isinstance(value, dict):
+        return {name: from_plain(member) for name, member in value.items()}
+    return value  # str, bool, None
+
+
+def _plain_text(value) -> str:
+    """Exact JSON text of an engine value: numbers keep every digit, bytes become base64,
+    sets become sorted lists."""
+    kind = type(value)
+    if kind is Decimal:
+        return number_text(value)
+    if kind is dict:
+        return "{" + ",".join(f"{json.dumps(name)}:{_plain_text(member)}" for name, member in value.items()) + "}"
+    if kind is list or kind is frozenset:
+        members = sorted(value) if kind is frozenset else value
+        return "[" + ",".join(_plain_text(member) for member in members) + "]"
+    if kind is bytes:
+        return json.dumps(base64.b64encode(value).decode("ascii"))
+    return json.dumps(value)  # str, bool, None
+
+
+def _load_json(text):
+    return json.loads(text, parse_float=Decimal, parse_int=Decimal)
+
+
+# ----------------------------------------------------------- declared types
+
+def _number_member(value) -> str:
+    return number_text(value) if isinstance(value, Decimal) else value
+
+
+def _declared_wire(kind: str, value):
+    """Through DynamoDB's own wire conversion, so messages are DynamoDB's."""
+    if kind == "N":
+        value = _number_member(value)
+    elif kind == "NS" and isinstance(value, list):
+        value = [_number_member(member) for member in value]
+    return from_wire({kind: value})
+
+
+def _declared_container(kind: str, value):
+    expected = list if kind == "L" else dict
+    if not isinstance(value, expected):
+        raise ValueError(f"expected a JSON {'array' if kind == 'L' else 'object'} for type {kind}")
+    return from_plain(value)
+
+
+def _declared_bool(value) -> bool:
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, found {value!r}")
+    return value
+
+
+def _declared_null(value) -> None:
+    if value is not None and not (isinstance(value, str) and value.strip().lower() == "null"):
+        raise ValueError(f"expected null, found {value!r}")
+    return None
+
+
+_JSON_TEXT_TYPES = ("L", "M", "SS", "NS", "BS")
+_DECLARED = {
+    "S": lambda value: value if isinstance(value, str) else _plain_text(from_plain(value)),
+    "N": lambda value: _declared_wire("N", value),
+    "B": lambda value: _declared_wire("B", value),
+    "BOOL": _declared_bool,
+    "NULL": _declared_null,
+    "L": lambda value: _declared_container("L", value),
+    "M": lambda value: _declared_container("M", value),
+    "SS": lambda value: _declared_wire("SS", value),
+    "NS": lambda value: _declared_wire("NS", value),
+    "BS": lambda value: _declared_wire("BS", value),
+}
+
+
+def check_types(types: dict) -> dict:
+    """Validate a ``types`` mapping (attribute name -> DynamoDB type) once, up front."""
+    unknown = {name: kind for name, kind in types.items() if kind not in _DECLARED}
+    if unknown:
+        raise ValueError(f"unknown types {unknown}: use one of {', '.join(ALL_TYPES)}")
+    return dict(types)
+
+
+def declared(kind: str, value, from_text: bool):
+    """``value`` converted to the declared type ``kind`` (a CSV cell holds L, M and sets as JSON)."""
+    if from_text and kind in _JSON_TEXT_TYPES:
+        try:
+            value = _load_json(value)
+        except ValueError as error:
+            raise ValueError(f"expected JSON text for type {kind}: {error}") from None
+    return _DECLARED[kind](value)
+
+
+# --------------------------------------------------------------- ddb-json
+
+_WIRE_TAGS = frozenset(ALL_TYPES)
+
+
+def _json_rows(stream, loads) -> Iterator[tuple[int, object]]:
+    """(line number, parsed value or ValueError) of each non-blank line."""
+    for line_number, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        try:
+            yield line_number, loads(line)
+        except json.JSONDecodeError as error:
+            yield line_number, ValueError(f"not valid JSON: {error.msg} at column {error.colno}")
+        except ValueError as error:  # bad UTF-8
+            yield line_number, ValueError(f"not valid JSON: {error}")
+
+
+def is_wire_item(value) -> bool:
+    """Whether a parsed line is DynamoDB JSON: ``{"Item": {...}}`` or attribute -> {"S": ...}."""
+    if isinstance(value, dict) and set(value) == {"Item"} and isinstance(value["Item"], dict):
+        return True
+    return isinstance(value, dict) and bool(value) and all(
+        isinstance(member, dict) and len(member) == 1 and next(iter(member)) in _WIRE_TAGS
+        for member in value.values())
+
+
+def _read_ddb_json(stream, context: Context):
+    # Plain json.loads: DynamoDB JSON carries numbers as strings, and a bare
+    # number where one belongs gets DynamoDB's own complaint from from_wire.
+    for line, value in _json_rows(stream, json.loads):
+        if isinstance(value, ValueError):
+            yield line, None, str(value)
+            continue
+        if not isinstance(value, dict):
+            yield line, None, f"expected a JSON object, found {type(value).__name__}"
+            continue
+        wire = value["Item"] if set(value) == {"Item"} else value
+        try:
+            yield line, item_from_wire(wire), None
+        except (DynamoDBError, ValueError) as error:
+            yield line, None, reason(error)
+
+
+def _write_ddb_json(stream, items, context: Context) -> None:
+    encode = json.JSONEncoder(separators=(",", ":")).encode
+    for item in context.each(items):
+        stream.write(encode({"Item": item_to_wire(item)}) + "\n")
+
+
+# ------------------------------------------------------------------ json
+
+def _read_json(stream, context: Context):
+    types = context.types
+    for line, value in _json_rows(stream, _load_json):
+        if isinstance(value, ValueError):
+            yield line, None, str(value)
+            continue
+        if not isinstance(value, dict):
+            yield line, None, f"expected a JSON object, found {type(value).__name__}"
+            continue
+        try:
+            yield line, {name: (declared(types[name], member, False) if name in types else from_plain(member))
+                         for name, member in value.items()}, None
+        except (DynamoDBError, ValueError) as error:
+            yield line, None, reason(error)
+
+
+def _write_json(stream, items, context: Context) -> None:
+    for item in context.each(items):
+        stream.write(_plain_text(item) + "\n")
+
+
+# ------------------------------------------------------------------- csv
+
+# Plain numbers only: no sign but '-', no leading zeros (keeps "007", "+1" strings).
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?\Z")
+
+
+def _inferred(text: str):
+    if _NUMBER.match(text):
+        try:
+            return parse_number(text)
+        except DynamoDBError:
+            pass  # beyond DynamoDB's range or precision: keep the text
+    return text
+
+
+def _cell_converter(name: str, context: Context) -> Callable:
+    kind = context.types.get(name) or context.spec.attribute_types.get(name)
+    if kind is None:
+        return _inferred
+    return lambda text: declared(kind, text, True)
+
+
+def _read_csv(stream, context: Context):
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
+    try:
+        yield from _csv_file(csv.reader(text), context)
+    finally:
+        text.detach()  # why: leave the caller's stream open (a wrapper closes it when collected)
+
+
+def _csv_file(reader, context: Context):
+    try:
+        header = next(reader)
+    except StopIteration:
+        return
+    except (csv.Error, UnicodeDecodeError) as error:
+        raise FileProblem(f"line 1: unreadable header: {error}") from None
+    problem = _header_problem(header, context)
+    if problem:
+        raise FileProblem(f"line 1: {problem}")
+    converters = [(name, _cell_converter(name, context)) for name in header]
+    yield from _csv_rows(reader, converters)
+
+
+def _csv_rows(reader, converters):
+    line = reader.line_num + 1
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except (csv.Error, UnicodeDecodeError) as error:
+            yield line, None, f"unreadable row: {error}"
+            line = reader.line_num + 1
+            continue
+        if cells:
+            yield (line, *_csv_item(cells, converters))
+        line = reader.line_num + 1
+
+
+def _csv_item(cells: list, converters: list) -> tuple:
+    if len(cells) != len(converters):
+        return None, f"expected {len(converters)} fields, found {len(cells)}"
+    item = {}
+    for (name, convert), cell in zip(converters, cells):
+        if cell == "":
+            continue
+        try:
+            item[name] = convert(cell)
+        except (DynamoDBError, ValueError) as error:
+            return None, f"{name}: {reason(error)}"
+    return item, None
+
+
+def _header_problem(header: list, context: Context) -> str | None:
+    if any(not name for name in header):
+        return "the header has an empty column name"
+    repeated = sorted({name for name in header if header.count(name) > 1})
+    if repeated:
+        return f"the header repeats {', '.join(repeated)}"
+    missing = [name for name in context.types if name not in header]
+    if missing:
+        return f"types names columns the header lacks: {', '.join(missing)}"
+    return None
+
+
+def _columns(items: list, spec: TableSpec) -> list:
+    """Key attributes first (table, then indexes), then every other name in order of appearance."""
+    keys = list(spec.key.names) + sorted(all_key_names(spec) - set(spec.key.names))
+    seen = dict.fromkeys(keys)
+    for item in items:
+        seen.update(dict.fromkeys(item))
+    return list(seen)
+
+
+def _cell(value) -> str:
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is bytes:
+        return base64.b64encode(value).decode("ascii")
+    return _plain_text(value)
+
+
+def _write_csv(stream, items, context: Context) -> None:
+    columns = _columns(items, context.spec)
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(columns)
+    for item in context.each(items):
+        writer.writerow([_cell(item[name]) if name in item else "" for name in columns])
+
+
+register(Format("ddb-json", "DynamoDB JSON lines ({\"Item\": {\"pk\": {\"S\": \"a\"}}}), lossless",
+                _read_ddb_json, _write_ddb_json, typed=False))
+register(Format("json", "plain JSON lines ({\"pk\": \"a\", \"n\": 5})", _read_json, _write_json,
+                suffixes=(".jsonl", ".ndjson")))
+register(Format("csv", "CSV with a header row of attribute names", _read_csv, _write_csv,
+                suffixes=(".csv",)))

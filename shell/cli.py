@@ -1,0 +1,81 @@
+"""The ``partiql`` command: read the arguments, pick a mode, return the exit status.
+
+With ``-e``/``-f``, or when stdin is not a terminal, statements run as a
+script (``batch``); otherwise the interactive shell starts (``repl``, which
+is imported only then: prompt_toolkit and pygments are slow to import).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import partiql
+
+from . import batch
+from .config import FORMATS, SCAN_POLICIES, ConfigError, load
+from .session import Session
+
+PROGRAM = "partiql"
+DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Every statement shows its "
+               "access path (GetItem, Query, Scan) and the capacity it consumed.")
+EPILOG = ("Statements end with ';'. With -e, -f or statements on stdin the shell runs them as a script: "
+          "results on stdout, status lines and errors on stderr, exit status 1 if any failed.")
+
+
+class _Script(argparse.Action):
+    """Collects -e and -f in command-line order, so they run in the order given."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        namespace.scripts.append(("-e" if self.dest == "execute" else "-f", value))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: ``partiql [DATABASE] [-e STATEMENT]… [-f FILE] [options]``."""
+    parser = argparse.ArgumentParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
+    parser.set_defaults(scripts=[])
+    parser.add_argument("database", nargs="?", metavar="DATABASE",
+                        help="database file (default: an in-memory database)")
+    parser.add_argument("-e", "--execute", action=_Script, metavar="STATEMENT", dest="execute",
+                        help="run STATEMENT (repeatable) and exit")
+    parser.add_argument("-f", "--file", action=_Script, metavar="FILE", dest="file",
+                        help="run the statements in FILE and exit")
+    parser.add_argument("--format", choices=FORMATS, help="output format (default: table)")
+    parser.add_argument("--bail", action="store_true", help="stop at the first statement that fails")
+    parser.add_argument("--scan", choices=SCAN_POLICIES,
+                        help="what a full table Scan does: allow (default), warn or deny")
+    parser.add_argument("--config", metavar="FILE",
+                        help="settings file (default: $XDG_CONFIG_HOME/partiql/config)")
+    parser.add_argument("--version", action="version", version=f"{PROGRAM} {partiql.__version__}")
+    return parser
+
+
+def _settings(args):
+    settings = load(args.config)
+    for key in ("format", "scan"):
+        if getattr(args, key):
+            settings = settings.with_value(key, getattr(args, key))
+    return settings
+
+
+def main(argv: list | None = None) -> int:
+    """Run the shell; the exit status is 0 when every statement succeeded."""
+    args = build_parser().parse_args(argv)
+    try:
+        settings = _settings(args)
+        db = partiql.connect(args.database)
+    except (ConfigError, ValueError, OSError) as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        return 1
+    with db:
+        return _run(db, settings, args)
+
+
+def _run(db, settings, args) -> int:
+    interactive = not args.scripts and sys.stdin.isatty()
+    session = Session(db, settings, interactive=interactive, bail=args.bail)
+    if interactive:
+        from .repl import run
+
+        return run(session, args.database)
+    return batch.run(session, batch.gather(args.scripts, sys.stdin))

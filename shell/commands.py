@@ -1,0 +1,193 @@
+"""Meta-commands: one registry feeds dispatch, ``.help`` and completion.
+
+Each ``@command`` registration names the command, its aliases, its usage,
+a one-line summary and what its argument is (``"table"``, ``"file"`` or a
+tuple of words) so the completer can offer it. Handlers take the session
+and the argument text and return True when they succeeded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from partiql.engine.errors import DynamoDBError
+
+from .config import FORMATS, SCAN_POLICIES, ConfigError
+from .explain import render_description
+
+PREFIXES = (".", "\\")
+HISTORY_SHOWN = 20
+KEYS_HELP = """Keys: Enter runs a statement ending in ';' (or a meta-command), otherwise starts a new line;
+Ctrl-C clears the line or stops a running statement after its current page; Ctrl-D exits;
+Ctrl-R searches the history; Right-arrow takes the grey suggestion; Tab completes;
+Ctrl-X Ctrl-E (vi: v) edits the statement in $EDITOR."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A meta-command: ``name`` and ``aliases`` dispatch to ``run(session, argument)``."""
+
+    name: str
+    usage: str
+    summary: str
+    run: Callable
+    aliases: tuple = ()
+    argument: str | tuple | None = None  # "table", "file", or the words it accepts
+
+
+COMMANDS: dict = {}  # every name and alias -> Command
+
+
+def command(name: str, usage: str, summary: str, *, aliases: tuple = (), argument=None):
+    """Register the decorated handler as meta-command ``name``."""
+    def register(run: Callable) -> Callable:
+        entry = Command(name, usage, summary, run, aliases, argument)
+        for word in (name, *aliases):
+            COMMANDS[word] = entry
+        return run
+    return register
+
+
+def commands() -> list:
+    """Each command once, in registration order."""
+    return list(dict.fromkeys(COMMANDS.values()))
+
+
+def is_command(text: str) -> bool:
+    """Whether ``text`` is a meta-command line."""
+    return text.lstrip().startswith(PREFIXES)
+
+
+def split(text: str) -> tuple:
+    """``'.format  csv'`` -> ``('.format', 'csv')``."""
+    word, _, argument = text.strip().partition(" ")
+    return word, argument.strip()
+
+
+def dispatch(session, text: str, where=None) -> bool:
+    """Run the meta-command line ``text``; False when it is unknown or failed."""
+    word, argument = split(text)
+    found = COMMANDS.get(word)
+    if found is None:
+        session.notice(f"{(where.prefix() if where else '')}unknown command {word} (.help lists them)",
+                       "error")
+        return False
+    return found.run(session, argument)
+
+
+# ---------------------------------------------------------------- handlers
+
+def _setting(session, key: str, argument: str) -> bool:
+    """Show a setting, or change it from ``argument``."""
+    if argument:
+        try:
+            session.settings = session.settings.with_value(key, argument)
+        except ConfigError as error:
+            session.notice(str(error), "error")
+            return False
+    value = getattr(session.settings, key)
+    session.notice(f"{key}: {('on' if value else 'off') if isinstance(value, bool) else value}")
+    return True
+
+
+@command(".help", "[COMMAND]", "list the meta-commands, or describe one", argument="command")
+def _help(session, argument: str) -> bool:
+    chosen = [COMMANDS[argument]] if argument in COMMANDS else commands()
+    width = max(len(f"{c.name} {c.usage}") for c in chosen)
+    lines = [f"{f'{c.name} {c.usage}'.ljust(width)}  {c.summary}"
+             + (f" (also {', '.join(c.aliases)})" if c.aliases else "") for c in chosen]
+    lines.append("Statements: PartiQL (SELECT, INSERT, UPDATE, DELETE), CREATE/DROP/ALTER TABLE, "
+                 "DESCRIBE T, SHOW TABLES, EXPLAIN <statement>; end each with ';'.")
+    if session.interactive:
+        lines.append(KEYS_HELP)
+    session.show("\n".join(lines))
+    return True
+
+
+@command(".tables", "", "list the tables", aliases=("\\dt",))
+def _tables(session, argument: str) -> bool:
+    names = session.catalog.tables()
+    session.show("\n".join(names) if names else "(no tables)")
+    return True
+
+
+@command(".describe", "TABLE", "keys, indexes, billing mode, partitions, item count and size",
+         aliases=("\\d",), argument="table")
+def _describe(session, argument: str) -> bool:
+    if not argument:
+        return _tables(session, argument)
+    try:
+        session.show(render_description(session.db.describe(argument.strip('"'))))
+    except DynamoDBError as error:
+        session.error(error)
+        return False
+    return True
+
+
+@command(".format", "[FORMAT]", f"show or set the output format ({', '.join(FORMATS)})", argument=FORMATS)
+def _format(session, argument: str) -> bool:
+    return _setting(session, "format", argument)
+
+
+@command(".timer", "[on|off]", "show or set the elapsed time in the status line", argument=("on", "off"))
+def _timer(session, argument: str) -> bool:
+    return _setting(session, "timer", argument)
+
+
+@command(".scan", "[POLICY]", f"show or set what a full Scan does ({', '.join(SCAN_POLICIES)})",
+         argument=SCAN_POLICIES)
+def _scan(session, argument: str) -> bool:
+    return _setting(session, "scan", argument)
+
+
+@command(".read", "FILE", "run the statements and meta-commands in FILE", argument="file")
+def _read(session, argument: str) -> bool:
+    text = session.read_file(argument)
+    return text is not None and session.run_script(text, source=argument)
+
+
+def _redirect(session, argument: str, once: bool) -> bool:
+    try:
+        session.output.redirect(argument or None, once)
+    except OSError as error:
+        session.notice(f"cannot write {argument}: {error.strerror}", "error")
+        return False
+    return True
+
+
+@command(".output", "[FILE]", "send results to FILE (no FILE: back to the terminal)", argument="file")
+def _output(session, argument: str) -> bool:
+    return _redirect(session, argument, once=False)
+
+
+@command(".once", "FILE", "send the next result to FILE", argument="file")
+def _once(session, argument: str) -> bool:
+    if not argument:
+        session.notice(".once needs a FILE", "error")
+        return False
+    return _redirect(session, argument, once=True)
+
+
+@command(".last", "", "show the last result again, every item")
+def _last(session, argument: str) -> bool:
+    if session.last is None:
+        session.notice("no result yet")
+        return True
+    session.print_run(session.last, limit=0)
+    return True
+
+
+@command(".history", "[N]", f"show the last N statements (default {HISTORY_SHOWN})")
+def _history(session, argument: str) -> bool:
+    count = int(argument) if argument.isdigit() else HISTORY_SHOWN
+    entries = session.history()
+    first = max(0, len(entries) - count)
+    session.show("\n".join(f"{n:5}  {entry}" for n, entry in enumerate(entries[first:], first + 1)))
+    return True
+
+
+@command(".quit", "", "leave the shell (Ctrl-D too)", aliases=(".exit", "\\q"))
+def _quit(session, argument: str) -> bool:
+    session.done = True
+    return True

@@ -1,0 +1,70 @@
+"""Errors as people read them: a header with kind and position, the line, a caret.
+
+::
+
+    script.sql:13: syntax error at 1:15: Statement wasn't well formed, can't be processed: Unexpected keyword
+      SELECT * FROM WHERE x = 1
+                    ^^^^^
+
+Positions are the statement's own (as in DynamoDB's ``at L:C:N`` suffixes);
+in scripts the header starts with the source and the line the statement
+starts on. Errors without a position read ``ConditionalCheckFailedException:
+The conditional request failed``. The messages are DynamoDB's, verbatim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from partiql.engine.errors import DynamoDBError
+from partiql.errors import SYNTAX_PREFIX
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a statement came from: a source name (a file, ``-e``, ``<stdin>``) and its first line."""
+
+    source: str
+    line: int
+
+    def prefix(self) -> str:
+        return f"{self.source}:{self.line}: "
+
+
+def dynamodb_name(error: DynamoDBError) -> str:
+    """The exception's name as DynamoDB says it: its nearest class from partiql.engine.errors
+    (our StatementError and ScanRefused are ValidationExceptions)."""
+    return next(cls.__name__ for cls in type(error).__mro__ if cls.__module__ == DynamoDBError.__module__)
+
+
+def kind(error: Exception) -> str:
+    """``syntax error``, DynamoDB's exception name, or ``internal error`` for a bug of ours."""
+    if isinstance(error, DynamoDBError):
+        return "syntax error" if error.message.startswith(SYNTAX_PREFIX) else dynamodb_name(error)
+    return "internal error"
+
+
+def message(error: Exception) -> str:
+    if isinstance(error, DynamoDBError):
+        return error.message
+    return f"{type(error).__name__}: {error}"
+
+
+def caret_lines(statement: str, line: int, column: int, length: int | None) -> list:
+    """The statement's ``line`` and a caret as wide as the token at ``column`` (1-based)."""
+    lines = statement.splitlines() or [""]
+    text = lines[min(line, len(lines)) - 1]
+    lead = "".join(c if c == "\t" else " " for c in text[:column - 1])
+    width = max(1, min(length or 1, len(text) - column + 1))
+    return [text, lead + "^" * width]
+
+
+def error_fragments(error: Exception, statement: str, where: Where | None = None) -> list:
+    """``(class, text)`` fragments describing ``error`` raised by ``statement``."""
+    head = where.prefix() if where else ""
+    line, column = getattr(error, "line", None), getattr(error, "column", None)
+    if line is None or column is None:
+        return [("error", f"{head}{kind(error)}"), ("", f": {message(error)}")]
+    text, caret = caret_lines(statement, line, column, getattr(error, "length", None))
+    return [("error", f"{head}{kind(error)} at {line}:{column}"), ("", f": {message(error)}\n  {text}\n"),
+            ("caret", f"  {caret}")]

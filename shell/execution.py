@@ -1,0 +1,79 @@
+"""Run one statement page by page, so Ctrl-C can stop it between pages.
+
+``collect`` follows every page of a statement (``db.pages``), reports
+progress, and stops after the current page when Ctrl-C was pressed; the
+pages read so far are put together into one ``Result`` so the status line
+can still say what was spent. A second Ctrl-C interrupts at once.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+from partiql.result import ConsumedCapacity, Result
+
+from .status import Run, capacity_text
+
+
+class Cancelled(Exception):
+    """Ctrl-C stopped a statement between pages; whatever ran it stops too."""
+
+
+class Interrupt:
+    """While active, the first SIGINT only sets ``requested``; the next raises KeyboardInterrupt."""
+
+    def __init__(self):
+        self.requested = False
+        self._previous = None
+
+    def _handle(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> "Interrupt":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
+def _capacity(pages: list) -> ConsumedCapacity:
+    return ConsumedCapacity.of([units for page in pages for units in page.consumed_capacity.tables])
+
+
+def merge(pages: list) -> Result:
+    """Pages of one statement as one Result: items, counts and capacity summed."""
+    first = pages[0]
+    return Result(items=[item for page in pages for item in page.items],
+                  count=sum(page.count for page in pages),
+                  scanned_count=sum(page.scanned_count for page in pages),
+                  next_token=pages[-1].next_token, consumed_capacity=_capacity(pages), plan=first.plan,
+                  warnings=list(dict.fromkeys(w for page in pages for w in page.warnings)),
+                  message=first.message)
+
+
+def _progress_text(pages: list) -> str:
+    items = sum(len(page.items) for page in pages)
+    scanned = sum(page.scanned_count for page in pages)
+    return (f"{len(pages)} pages · {items} items · {scanned} scanned · {capacity_text(_capacity(pages))}"
+            " · Ctrl-C stops after this page")
+
+
+def collect(db, statement: str, progress) -> Run:
+    """Run ``statement`` through all its pages (or until Ctrl-C) and put them together."""
+    started = time.perf_counter()
+    pages = []
+    with Interrupt() as interrupt:
+        for page in db.pages(statement):
+            pages.append(page)
+            if interrupt.requested:
+                break
+            if progress.wanted:
+                progress.show(_progress_text(pages))
+    return Run(statement, merge(pages), time.perf_counter() - started, len(pages), interrupt.requested)

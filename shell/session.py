@@ -1,0 +1,238 @@
+"""The shell's state and how one input runs: shared by scripts, ``.read`` and the REPL.
+
+A ``Session`` holds the connection, the settings, where results go
+(``Output``: the terminal or a file from ``.output`` / ``.once``), where
+status lines and errors go (``Console``: stderr in scripts, the terminal in
+the REPL), the catalog cache and the last result. ``run_script`` splits a
+text into statements and meta-commands and runs each; ``run_statement``
+runs one statement page by page, prints its items and the status line, and
+never lets a DynamoDB error escape.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+from partiql.splitter import split_statements
+
+from . import commands
+from .catalog import Catalog
+from .config import Settings
+from .diagnostics import Where, error_fragments
+from .execution import Cancelled, collect
+from .explain import render_description, render_plan
+from .formatting import render_items
+from .progress import Progress, bar
+from .status import Run, leading_word, status_fragments
+from .style import paint, wants_colour
+
+READ_ONLY = ("SELECT", "EXPLAIN", "DESCRIBE", "SHOW")  # statements after which the catalog still holds
+NOT_FOUND = (126, 127)  # the shell could not start the pager
+
+
+class Console:
+    """Where status lines, warnings and errors go, painted when the stream is a terminal."""
+
+    def __init__(self, stream, colors: dict):
+        self.stream = stream
+        self.colors = colors
+        self.colour = wants_colour(stream)
+
+    def say(self, fragments: list) -> None:
+        """Print ``(class, text)`` fragments as one message."""
+        self.stream.write(paint(fragments, self.colors, self.colour) + "\n")
+        self.stream.flush()
+
+
+class Output:
+    """Where results go: the terminal stream, or a file named by ``.output`` or ``.once``."""
+
+    def __init__(self, terminal):
+        self.terminal = terminal
+        self.file = None
+        self.once = False
+
+    @property
+    def redirected(self) -> bool:
+        return self.file is not None
+
+    def redirect(self, path: str | None, once: bool = False) -> None:
+        """Send results to ``path`` (truncated), or back to the terminal when None."""
+        self.close()
+        if path is not None:
+            self.file = open(path, "w", encoding="utf-8")
+            self.once = once
+
+    def close(self) -> None:
+        """Back to the terminal."""
+        if self.file is not None:
+            self.file.close()
+        self.file = None
+        self.once = False
+
+    def write(self, text: str) -> None:
+        """Write one result (a newline is added); a ``.once`` file is closed after it."""
+        stream = self.file or self.terminal
+        stream.write(text + "\n")
+        stream.flush()
+        if self.once:
+            self.close()
+
+
+class Session:
+    """One shell: a connection, settings, output, console, catalog and the last result."""
+
+    def __init__(self, db, settings: Settings, *, interactive: bool, bail: bool = False,
+                 stdout=None, stderr=None):
+        self.db = db
+        self.interactive = interactive
+        self.bail = bail
+        self.settings = settings
+        self.stdout = stdout or sys.stdout
+        self.stderr = stderr or sys.stderr
+        self.output = Output(self.stdout)
+        self.console = Console(self.stdout if interactive else self.stderr, settings.colors)
+        self.catalog = Catalog(db)
+        self.last: Run | None = None
+        self.progress = Progress(self.stderr)
+        self.history = lambda: []  # the REPL plugs its history in
+        self.confirm = None  # the REPL's yes/no question before a full Scan (scan = warn)
+        self.done = False  # set by .quit
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self._settings = settings
+        self.db.scan_policy = settings.scan
+
+    # ------------------------------------------------------------ messages
+    def say(self, fragments: list) -> None:
+        """``(class, text)`` fragments on the console, above any progress line."""
+        with self.progress.suspended():
+            self.console.say(fragments)
+
+    def error(self, error: Exception, statement: str = "", where: Where | None = None) -> None:
+        """Report an error on the console."""
+        self.say(error_fragments(error, statement, where))
+
+    def notice(self, text: str, style: str = "status") -> None:
+        """A line on the console (``style`` is a ``[colors]`` key)."""
+        self.say([(style, text)])
+
+    def read_file(self, path: str) -> str | None:
+        """A script's text, or None (after saying why) when it cannot be read."""
+        try:
+            with open(path, encoding="utf-8") as script:
+                return script.read()
+        except OSError as error:
+            self.notice(f"cannot read {path}: {error.strerror}", "error")
+            return None
+
+    # ------------------------------------------------------------- results
+    def _terminal_size(self) -> os.terminal_size | None:
+        if self.output.redirected or not self.stdout.isatty():
+            return None
+        return shutil.get_terminal_size()
+
+    def show(self, text: str) -> None:
+        """Print a result: through the pager when it does not fit the interactive terminal."""
+        size = self._terminal_size()
+        tall = self.interactive and size is not None and text.count("\n") + 2 > size.lines
+        with self.progress.suspended():
+            if not (tall and self._page(text)):
+                self.output.write(text)
+
+    def _page(self, text: str) -> bool:
+        """Show ``text`` in the pager ($PAGER, else the setting); False when there is none."""
+        pager = os.environ.get("PAGER") or self.settings.pager
+        if not pager:
+            return False
+        done = subprocess.run(pager, shell=True, input=text + "\n", text=True, check=False)
+        return done.returncode not in NOT_FOUND
+
+    def render(self, run: Run, limit: int) -> str | None:
+        """The text of a result: a plan, a table description or items (None for writes and DDL)."""
+        result = run.result
+        if run.verb == "EXPLAIN":
+            return render_plan(result.plan)
+        if result.plan is not None and result.plan.kind == "DescribeTable":
+            return render_description(result.items[0])
+        if not result.items and run.verb not in ("SELECT", "SHOW"):
+            return None
+        size = self._terminal_size()
+        plan = result.plan
+        keys = self.catalog.keys(plan and plan.table, plan and plan.index)
+        return render_items(result.items, self.settings.format, keys, size.columns if size else 0, limit)
+
+    def print_run(self, run: Run, limit: int) -> None:
+        """The result's text (if any), its warnings, then the status line."""
+        text = self.render(run, limit)
+        if text:
+            self.show(text)
+        for warning in run.result.warnings:
+            self.notice(f"warning: {warning}", "warning")
+        self.say(status_fragments(run, self.settings.timer))
+
+    # ---------------------------------------------------------- statements
+    def _declined(self, statement: str) -> bool:
+        """Whether the user said no to a full Scan (REPL, scan = warn)."""
+        if self.confirm is None or self.settings.scan != "warn" or leading_word(statement) != "SELECT":
+            return False
+        plan = self.db.explain(statement)
+        return plan.full_table_scan and not self.confirm(f"{plan.access_path} reads the whole table. Run it?")
+
+    def run_statement(self, statement: str, where: Where | None = None) -> bool:
+        """Run one statement and print what it returned; False when it failed.
+
+        Raises ``Cancelled`` (after printing what was read) when Ctrl-C
+        stopped it between pages, so every script around it stops too.
+        """
+        limit = self.settings.row_limit if self.interactive and not self.output.redirected else 0
+        try:
+            if self._declined(statement):
+                self.notice("not run")
+                return True
+            run = self.last = collect(self.db, statement, self.progress)
+            self.print_run(run, limit)
+        except Exception as error:  # why: DynamoDB's errors, and our bugs, must not end the session
+            self.error(error, statement, where)
+            return False
+        finally:
+            if leading_word(statement) not in READ_ONLY:
+                self.catalog.forget()
+        if run.cancelled:
+            raise Cancelled
+        return True
+
+    def run_one(self, text: str, where: Where | None = None) -> bool:
+        """A meta-command or a statement."""
+        if commands.is_command(text):
+            return commands.dispatch(self, text, where)
+        return self.run_statement(text, where)
+
+    def run_script(self, script: str, source: str | None = None) -> bool:
+        """Every statement and meta-command of ``script``, in order; False if any failed.
+
+        Stops at the first failure when ``bail`` is set, and at ``.quit``;
+        ``source`` names the script in errors.
+        """
+        pieces = split_statements(script)
+        outer, self.progress = self.progress, Progress(self.stderr)
+        ok = True
+        try:
+            for number, (text, line) in enumerate(pieces, 1):
+                self.progress.show(f"{bar(number - 1, len(pieces))} statement at line {line}")
+                succeeded = self.run_one(text, Where(source, line) if source else None)
+                ok = ok and succeeded
+                if self.done or not succeeded and self.bail:
+                    break
+        finally:
+            self.progress.clear()
+            self.progress = outer
+        return ok

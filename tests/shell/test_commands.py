@@ -1,0 +1,100 @@
+"""Meta-commands: one registry feeds dispatch, .help and completion."""
+
+from __future__ import annotations
+
+import pytest
+
+from partiql.shell import commands
+from partiql.shell.catalog import Catalog
+from partiql.shell.suggest import suggest
+
+REQUIRED = [".help", ".tables", ".describe", ".format", ".read", ".output", ".once", ".timer", ".scan",
+            ".last", ".history", ".quit", "\\dt", "\\d"]
+
+
+def test_the_registry_has_every_command_and_alias():
+    assert set(REQUIRED) <= set(commands.COMMANDS)
+
+
+def test_help_lists_every_command_from_the_registry(make_session, music):
+    session, streams = make_session(music)
+    assert session.run_script(".help")
+    text = streams.out.getvalue()
+    for command in commands.commands():
+        assert f"\n{command.name} " in "\n" + text
+    assert "(also \\dt)" in text
+    session.run_script(".help .scan")
+    assert streams.out.getvalue()[len(text):].startswith(".scan [POLICY]  show or set what a full Scan does")
+
+
+def test_completion_offers_every_command_from_the_registry(music):
+    offered = {s.text for s in suggest(".", Catalog(music))}
+    assert {c.name for c in commands.commands()} <= offered
+
+
+@pytest.mark.parametrize("line, out", [
+    (".tables", "Music\n"),
+    ("\\dt", "Music\n"),
+])
+def test_tables(make_session, music, line, out):
+    session, streams = make_session(music)
+    assert session.run_script(line)
+    assert streams.out.getvalue() == out
+
+
+def test_describe_and_its_alias(make_session, music):
+    session, streams = make_session(music)
+    assert session.run_script('\\d "Music"')
+    assert streams.out.getvalue().startswith("Table Music (ACTIVE)\n  key:      Artist S HASH, SongTitle S RANGE")
+    assert session.run_script(".describe Nope") is False
+    assert streams.err.getvalue().startswith("ResourceNotFoundException: ")
+
+
+@pytest.mark.parametrize("line, shown, key, value", [
+    (".format csv", "format: csv", "format", "csv"),
+    (".timer off", "timer: off", "timer", False),
+    (".timer on", "timer: on", "timer", True),
+    (".scan warn", "scan: warn", "scan", "warn"),
+])
+def test_settings(make_session, music, line, shown, key, value):
+    session, streams = make_session(music)
+    assert session.run_script(line)
+    assert streams.err.getvalue() == shown + "\n"
+    assert getattr(session.settings, key) == value
+
+
+def test_a_bad_setting_is_refused(make_session, music):
+    session, streams = make_session(music)
+    assert session.run_script(".format yaml") is False
+    assert session.settings.format == "table"
+    assert "format must be one of" in streams.err.getvalue()
+
+
+def test_scan_setting_reaches_the_connection(make_session, music):
+    session, _ = make_session(music)
+    session.run_script(".scan deny")
+    assert music.scan_policy == "deny"
+
+
+def test_read_runs_a_file_and_names_it_in_errors(make_session, music, tmp_path):
+    script = tmp_path / "more.sql"
+    script.write_text("SHOW TABLES;\n\nSELECT * FROM Nope;\n")
+    session, streams = make_session(music)
+    assert session.run_script(f".read {script}") is False
+    assert f"{script}:3: ResourceNotFoundException" in streams.err.getvalue()
+    assert session.run_script(".read /no/such/file.sql") is False
+    assert "cannot read /no/such/file.sql: No such file or directory" in streams.err.getvalue()
+
+
+def test_history_shows_the_last_entries(make_session, music):
+    session, streams = make_session(music)
+    session.history = lambda: ["SELECT 1;", "SHOW TABLES;", ".tables"]
+    session.run_script(".history 2")
+    assert streams.out.getvalue() == "    2  SHOW TABLES;\n    3  .tables\n"
+
+
+def test_unknown_commands_and_last_without_a_result(make_session, music):
+    session, streams = make_session(music)
+    assert session.run_script(".frobnicate") is False
+    assert session.run_script(".last")
+    assert streams.err.getvalue() == "unknown command .frobnicate (.help lists them)\nno result yet\n"
