@@ -30,9 +30,9 @@ def _snake(operation: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation).lower()
 
 
-def _python_method(operation: str, handler):
+def _python_method(operation: str):
     def method(self, **request):
-        return handler(self, convert(request, from_python))
+        return OPERATIONS[operation](self, convert(request, from_python))
 
     method.__name__ = _snake(operation)
     method.__qualname__ = f"Engine.{method.__name__}"
@@ -45,8 +45,8 @@ def _call(self, operation: str, request: dict) -> dict:
     return OPERATIONS[operation](self, request)
 
 
-for _operation, _handler in OPERATIONS.items():
-    setattr(Engine, _snake(_operation), _python_method(_operation, _handler))
+for _operation in OPERATIONS:
+    setattr(Engine, _snake(_operation), _python_method(_operation))
 Engine.call = _call
 
 __all__ = ["Engine", "OPERATIONS"]

@@ -1,4 +1,4 @@
-"""The PartiQL syntax tree: one frozen dataclass per grammar construct.
+"""The PartiQL syntax tree: one frozen node class per grammar construct.
 
 Every node carries a ``span`` (where its text is in the statement) so that any
 later stage can report DynamoDB's ``at L:C:N`` suffixes. Nodes are immutable
@@ -12,11 +12,12 @@ with the service's words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import Iterator, Optional, Union
 
+from partiql.engine.nodes import node
 
-@dataclass(frozen=True, slots=True)
+
+@node
 class Span:
     """A stretch of statement text: 1-based line/column, length and offsets, in characters."""
 
@@ -51,7 +52,7 @@ class Statement(Node):
 
 # ---------------------------------------------------------------- paths
 
-@dataclass(frozen=True, slots=True)
+@node
 class Attr(Node):
     """A named path component: the root identifier, `.name` or `['name']`."""
 
@@ -59,7 +60,7 @@ class Attr(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Index(Node):
     """A list subscript `[n]`; ``text`` is the literal as written (with its sign),
     ``value`` its integer value (None when not an integer). The span is the
@@ -70,7 +71,7 @@ class Index(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Wildcard(Node):
     """`.*` (kind ``".*"``) or `[*]` (kind ``"[*]"``)."""
 
@@ -81,7 +82,7 @@ class Wildcard(Node):
 Step = Union[Attr, Index, Wildcard]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Path(Expr):
     """A document path; ``steps[0]`` is the root attribute."""
 
@@ -95,13 +96,13 @@ class Path(Expr):
 
 # ---------------------------------------------------------------- literals and values
 
-@dataclass(frozen=True, slots=True)
+@node
 class StringLit(Expr):
     value: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class NumberLit(Expr):
     """A number literal; ``text`` is as written, unary signs folded in (`- -1` is `1`)."""
 
@@ -109,23 +110,23 @@ class NumberLit(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class BoolLit(Expr):
     value: bool
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class NullLit(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class MissingLit(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IonLit(Expr):
     """A backtick Ion literal (always refused); ``text`` is between the backticks."""
 
@@ -133,13 +134,13 @@ class IonLit(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ListLit(Expr):
     items: tuple[Expr, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Pair(Node):
     """One `key: value` of a tuple literal."""
 
@@ -148,19 +149,19 @@ class Pair(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class TupleLit(Expr):
     pairs: tuple[Pair, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class BagLit(Expr):
     items: tuple[Expr, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Parameter(Expr):
     """A `?`; ``index`` is its 0-based position among the statement's `?` in source order."""
 
@@ -168,7 +169,7 @@ class Parameter(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Star(Node):
     """A `*` argument or target (`COUNT(*)`, `RETURNING ALL OLD *`)."""
 
@@ -177,7 +178,7 @@ class Star(Node):
 
 # ---------------------------------------------------------------- operators and calls
 
-@dataclass(frozen=True, slots=True)
+@node
 class Call(Expr):
     """A function call; ``name`` as written, ``name_span`` where it is."""
 
@@ -187,7 +188,7 @@ class Call(Expr):
     name_span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Unary(Expr):
     """A sign applied to something other than a number literal (`-n`, `-?`)."""
 
@@ -196,7 +197,7 @@ class Unary(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Binary(Expr):
     """Arithmetic or concatenation: ``op`` in `+ - * / % ||`."""
 
@@ -207,7 +208,7 @@ class Binary(Expr):
     op_span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Comparison(Expr):
     """``op`` in `= <> < <= > >=` (`!=` is read as `<>`)."""
 
@@ -218,7 +219,7 @@ class Comparison(Expr):
     op_span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Between(Expr):
     operand: Expr
     low: Expr
@@ -227,7 +228,7 @@ class Between(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class In(Expr):
     """`x [NOT] IN [a, b]` or `x [NOT] IN (a, b)`."""
 
@@ -237,7 +238,7 @@ class In(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Like(Expr):
     operand: Expr
     pattern: Expr
@@ -246,7 +247,7 @@ class Like(Expr):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Is(Expr):
     """`x IS [NOT] T`; ``type_name`` upper-cased (`MISSING`, `NULL`, `BOOLEAN`, ...)."""
 
@@ -257,21 +258,21 @@ class Is(Expr):
     type_span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class And(Expr):
     left: Expr
     right: Expr
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Or(Expr):
     left: Expr
     right: Expr
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Not(Expr):
     operand: Expr
     span: Span
@@ -279,7 +280,7 @@ class Not(Expr):
 
 # ---------------------------------------------------------------- SELECT
 
-@dataclass(frozen=True, slots=True)
+@node
 class Alias(Node):
     """`AS name`, `name`, `AT name` or `BY name` (all refused)."""
 
@@ -287,19 +288,19 @@ class Alias(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ProjectStar(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ProjectItem(Node):
     expr: Expr
     alias: Optional[Alias]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ProjectList(Node):
     """`SELECT *` or `SELECT a, b.c` (items may mix both; the checks refuse that)."""
 
@@ -307,7 +308,7 @@ class ProjectList(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ProjectValue(Node):
     """`SELECT VALUE expr`."""
 
@@ -315,7 +316,7 @@ class ProjectValue(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ProjectPivot(Node):
     """`PIVOT value AT key`."""
 
@@ -327,7 +328,7 @@ class ProjectPivot(Node):
 Projection = Union[ProjectList, ProjectValue, ProjectPivot]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class TableRef(Node):
     """A table, or `"table"."index"`, as dotted names (more than two are refused)."""
 
@@ -343,7 +344,7 @@ class TableRef(Node):
         return self.names[1] if len(self.names) > 1 else None
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class FromSource(Node):
     """One FROM source: a ``TableRef`` when it is a plain dotted name, else the expression."""
 
@@ -354,7 +355,7 @@ class FromSource(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class OrderItem(Node):
     """An ORDER BY item; ``direction`` is `ASC`, `DESC` or None."""
 
@@ -363,7 +364,7 @@ class OrderItem(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Clause(Node):
     """A clause DynamoDB refuses: ``name`` is `GROUP BY`, `HAVING`, `LIMIT` or `OFFSET`."""
 
@@ -373,7 +374,7 @@ class Clause(Node):
     keyword_span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Select(Statement):
     """``quantifier`` is `DISTINCT`, `ALL` or None (``quantifier_span`` where it is);
     ``clauses`` are the refused ones, in source order."""
@@ -390,7 +391,7 @@ class Select(Statement):
 
 # ---------------------------------------------------------------- writes
 
-@dataclass(frozen=True, slots=True)
+@node
 class ReturningElem(Node):
     """`(ALL | MODIFIED) (OLD | NEW) (* | path)`."""
 
@@ -400,13 +401,13 @@ class ReturningElem(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Returning(Node):
     elems: tuple[ReturningElem, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class OnConflict(Node):
     """`ON CONFLICT ... DO ...` (refused); ``keyword_span`` covers `ON CONFLICT`."""
 
@@ -414,7 +415,7 @@ class OnConflict(Node):
     keyword_span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Insert(Statement):
     """``value_keyword`` is False for the multi-item form `INSERT INTO t <expr>`."""
 
@@ -426,14 +427,14 @@ class Insert(Statement):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class SetAction(Node):
     target: Path
     value: Expr
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class RemoveAction(Node):
     path: Path
     span: Span
@@ -442,7 +443,7 @@ class RemoveAction(Node):
 Action = Union[SetAction, RemoveAction]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Update(Statement):
     """UPDATE, or the FROM-first form (``from_first``); actions in source order."""
 
@@ -454,7 +455,7 @@ class Update(Statement):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Delete(Statement):
     table: TableRef
     where: Optional[Expr]
@@ -462,7 +463,7 @@ class Delete(Statement):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Exists(Statement):
     """`EXISTS(SELECT ...)`: a condition check inside ExecuteTransaction."""
 
@@ -472,13 +473,13 @@ class Exists(Statement):
 
 # ---------------------------------------------------------------- shell extensions
 
-@dataclass(frozen=True, slots=True)
+@node
 class Explain(Statement):
     statement: Statement
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class AttributeDef(Node):
     """``type`` is `S`, `N` or `B`."""
 
@@ -487,7 +488,7 @@ class AttributeDef(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class KeyElement(Node):
     """``key_type`` is `HASH` or `RANGE`."""
 
@@ -496,14 +497,14 @@ class KeyElement(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Throughput(Node):
     read: int
     write: int
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Billing(Node):
     """``mode`` is `PROVISIONED` (with ``throughput``) or `PAY_PER_REQUEST`."""
 
@@ -512,7 +513,7 @@ class Billing(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IndexProjection(Node):
     """``type`` is `ALL`, `KEYS_ONLY` or `INCLUDE` (with ``attributes``)."""
 
@@ -521,7 +522,7 @@ class IndexProjection(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IndexDef(Node):
     """``kind`` is `GSI` or `LSI`."""
 
@@ -533,7 +534,7 @@ class IndexDef(Node):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class CreateTable(Statement):
     name: str
     if_not_exists: bool
@@ -544,41 +545,41 @@ class CreateTable(Statement):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class DropTable(Statement):
     name: str
     if_exists: bool
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class AlterBilling(Statement):
     table: str
     billing: Billing
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class CreateIndex(Statement):
     table: str
     index: IndexDef
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class DropIndex(Statement):
     table: str
     index: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class DescribeTable(Statement):
     name: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ShowTables(Statement):
     span: Span
 
@@ -587,8 +588,8 @@ class ShowTables(Statement):
 
 def children(node: Node) -> Iterator[Node]:
     """The direct child nodes of ``node``, in field (= source) order."""
-    for f in fields(node):
-        value = getattr(node, f.name)
+    for name in node._fields:
+        value = getattr(node, name)
         if isinstance(value, Node):
             yield value
         elif isinstance(value, tuple):

@@ -13,11 +13,11 @@ operands of unorderable types, ``IN`` takes at most 100 operands.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
 
 from partiql.engine import limits
 from partiql.engine.errors import ValidationException
 from partiql.engine.expressions import model as m
+from partiql.engine.nodes import node
 from partiql.engine.types import type_of
 
 from . import ast
@@ -34,7 +34,7 @@ _BOOLEAN_FUNCTIONS = ("attribute_exists", "attribute_not_exists", "attribute_typ
                       "contains")
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Param:
     """The ``index``-th ``?`` of a statement, inside a model tree until bound."""
 
@@ -137,7 +137,7 @@ def _is(node: ast.Is):
     return m.Not(lowered) if node.negated else lowered
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class _IsValue:
     """``<value> IS <type>`` on a literal or parameter: decided when bound."""
 
@@ -215,8 +215,8 @@ def has_params(node) -> bool:
         return True
     if isinstance(node, tuple):
         return any(has_params(child) for child in node)
-    if is_dataclass(node) and not isinstance(node, (m.Value, m.Path)):
-        return any(has_params(getattr(node, f.name)) for f in fields(node))
+    if hasattr(node, "_fields") and not isinstance(node, (m.Value, m.Path)):
+        return any(has_params(getattr(node, name)) for name in node._fields)
     return False
 
 
@@ -228,8 +228,8 @@ def bind(node, params):
         return _decide_is(bind(node.subject, params), node.kind)
     if isinstance(node, tuple):
         return tuple(bind(child, params) for child in node)
-    if is_dataclass(node) and not isinstance(node, (m.Value, m.Path)):
-        return type(node)(*(bind(getattr(node, f.name), params) for f in fields(node)))
+    if hasattr(node, "_fields") and not isinstance(node, (m.Value, m.Path)):
+        return type(node)(*(bind(getattr(node, name), params) for name in node._fields))
     return node
 
 
@@ -250,9 +250,9 @@ def check_param_types(node, params) -> None:
     if isinstance(node, tuple):
         for child in node:
             check_param_types(child, params)
-    elif is_dataclass(node) and not isinstance(node, (m.Value, m.Path, Param)):
-        for f in fields(node):
-            check_param_types(getattr(node, f.name), params)
+    elif hasattr(node, "_fields") and not isinstance(node, (m.Value, m.Path, Param)):
+        for name in node._fields:
+            check_param_types(getattr(node, name), params)
 
 
 def _check_sides(op: str, sides, params) -> None:

@@ -13,13 +13,14 @@ evaluator and the renderer share.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Union
+
+from ..nodes import node
 
 PathElement = Union[str, int]  # a map key / attribute name, or a list index
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Path:
     """A document path: a top-level attribute name, then map keys and list indexes."""
 
@@ -41,14 +42,14 @@ class Path:
         return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Value:
     """A literal engine value (from ``:placeholder``, a PartiQL literal or ``?``)."""
 
     value: object
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Call:
     """A function call: ``size(a)``, ``begins_with(a, :p)``, ``if_not_exists(a, :v)``…"""
 
@@ -56,7 +57,7 @@ class Call:
     args: tuple
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Arithmetic:
     """``left + right`` or ``left - right`` (update values only)."""
 
@@ -65,7 +66,7 @@ class Arithmetic:
     right: object
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Predicate:
     """A condition used as a BOOL-valued operand (PartiQL: ``attribute_exists(a) = true``)."""
 
@@ -75,37 +76,37 @@ class Predicate:
 Operand = Union[Path, Value, Call, Arithmetic, Predicate]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Comparison:
     op: str  # '=', '<>', '<', '<=', '>', '>='
     left: object
     right: object
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Between:
     subject: object
     low: object
     high: object
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class In:
     subject: object
     candidates: tuple
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class And:
     operands: tuple
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Or:
     operands: tuple
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Not:
     operand: object
 
@@ -119,24 +120,24 @@ ORDERING_COMPARATORS = ("<", "<=", ">", ">=")
 
 # --------------------------------------------------------------------- updates
 
-@dataclass(frozen=True, slots=True)
+@node
 class Set:
     path: Path
     value: object  # an Operand
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Remove:
     path: Path
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Add:
     path: Path
     value: object  # Value holding a number or a set
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Delete:
     path: Path
     value: object  # Value holding a set
@@ -145,7 +146,7 @@ class Delete:
 Action = Union[Set, Remove, Add, Delete]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Update:
     """An UpdateExpression: actions computed against the old item, applied together."""
 
@@ -154,7 +155,7 @@ class Update:
 
 # ------------------------------------------------------------------ functions
 
-@dataclass(frozen=True, slots=True)
+@node
 class FunctionSpec:
     """What the parsers and the evaluator need to know of one function."""
 

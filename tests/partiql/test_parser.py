@@ -276,7 +276,7 @@ def _without_spans(node):
         return tuple(_without_spans(n) for n in node)
     if not isinstance(node, ast.Node):
         return node
-    values = {f: _without_spans(getattr(node, f)) for f in node.__dataclass_fields__}
+    values = {f: _without_spans(getattr(node, f)) for f in node._fields}
     return type(node)(**{k: (None if isinstance(v, ast.Span) else v) for k, v in values.items()})
 
 

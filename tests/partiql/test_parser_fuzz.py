@@ -43,7 +43,7 @@ def _well_formed(node):
     if isinstance(node, (ast.Span,) + SIMPLE):
         return
     assert isinstance(node, ast.Node), repr(node)
-    for name in node.__dataclass_fields__:
+    for name in node._fields:
         _well_formed(getattr(node, name))
 
 
