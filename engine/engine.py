@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import limits
 from .capacity import Consumed, read_units
@@ -21,7 +21,7 @@ from .errors import (CancellationReason, ConditionalCheckFailedException, Dynamo
 from .expressions.evaluate import matches
 from .expressions.update import apply_update
 from .keys import key_from_item, key_hash
-from .partition import Record
+from .partition import TOP, Record
 from .schema import IndexSpec, TableSpec
 from .storage import MemoryStorage, Storage
 from .table import UPDATE_TOO_LARGE, Mutation, Page, Table
@@ -30,28 +30,6 @@ NOT_FOUND = "Requested resource not found"
 CONDITION_FAILED = "The conditional request failed"
 
 
-class _Top:
-    """Sorts after every key value (an open upper bound inside sort tuples)."""
-
-    def __lt__(self, other):
-        return False
-
-    def __le__(self, other):
-        return other is self
-
-    def __gt__(self, other):
-        return other is not self
-
-    def __ge__(self, other):
-        return True
-
-    def __eq__(self, other):
-        return other is self
-
-    __hash__ = object.__hash__
-
-
-TOP = _Top()
 
 
 @dataclass(slots=True)
@@ -82,6 +60,7 @@ class WriteAction:
     # How a failed condition is reported (PartiQL INSERT reports DuplicateItem).
     failure: tuple = ("ConditionalCheckFailed", CONDITION_FAILED)
     upsert: bool = True  # Update creates a missing item (False: PartiQL UPDATE never does)
+    size: int | None = None  # Put: item_size(item) when the caller has computed it already
 
 
 @dataclass
@@ -166,22 +145,32 @@ class Engine:
             self._check_condition(action, old)
             mutation = self._mutation(table, action, located, old, transactional=False)
             if action.kind != "ConditionCheck":
-                self.storage.persist([mutation])
-                table.commit(mutation)
+                self.apply([mutation])
             new = mutation.new.item if mutation.new is not None else None
             return WriteResult(old.item if old is not None else None, new, mutation.consumed,
                                table.collection(mutation.pk) if metrics else None)
 
+    def apply(self, mutations: list[Mutation]) -> None:
+        """Make prepared mutations durable, all or none, then apply them in memory.
+
+        The one place writes become visible: the storage first (a failure
+        there leaves memory untouched), so nothing acknowledged is lost. The
+        caller holds the lock from ``prepare`` to here.
+        """
+        self.storage.persist(mutations)
+        for mutation in mutations:
+            mutation.table.commit(mutation)
+
     @staticmethod
     def _action_key(table: Table, action: WriteAction) -> tuple:
-        if action.kind == "Put":
+        if action.key is None and action.kind == "Put":  # a Put's key comes from its item
             return key_from_item(table.spec.key, action.item)
         return action.key
 
     def _mutation(self, table: Table, action: WriteAction, located: tuple, old: Record | None,
                   transactional: bool) -> Mutation:
         if action.kind == "Put":
-            return table.prepare(located, old, action.item, transactional=transactional)
+            return table.prepare(located, old, action.item, transactional=transactional, size=action.size)
         if action.kind == "Delete":
             return table.prepare(located, old, None, transactional=transactional)
         if action.kind == "ConditionCheck":
@@ -237,9 +226,7 @@ class Engine:
                 raise TransactionCanceledException(reasons)
             writes = [mutation for action, (mutation, _) in zip(actions, outcomes)
                       if action.kind != "ConditionCheck"]
-            self.storage.persist(writes)  # all of them or none, before any is visible
-            for mutation in writes:
-                mutation.table.commit(mutation)
+            self.apply(writes)
             _collections(metrics, writes)
             consumed = [mutation.consumed for mutation, _ in outcomes]
             self._remember(token, fingerprint, consumed)
@@ -319,9 +306,7 @@ class Engine:
                 table = self.tables[action.table]
                 located = table.locate(*self._action_key(table, action))
                 mutations.append(self._mutation(table, action, located, table.lookup(located), False))
-            self.storage.persist(mutations)
-            for mutation in mutations:
-                mutation.table.commit(mutation)
+            self.apply(mutations)
             _collections(metrics, mutations)
             return [mutation.consumed for mutation in mutations]
 
@@ -365,11 +350,8 @@ class Engine:
     @staticmethod
     def _key_range(table, index, store, space, hash_value, condition, forward, start_key):
         h = key_hash(hash_value)
-        group = store.group(space, h, hash_value)
-        if group is None:
-            return iter(())
         if not store.grouped[space]:  # a hash-only table holds one item per key
-            return iter(()) if start_key else iter(((h, hash_value, None, group),))
+            return iter(()) if start_key else store.collection(space, h, hash_value)
         low, high = _bounds(condition)
         if start_key:
             _, _, at = table.position(index, start_key)
@@ -377,32 +359,36 @@ class Engine:
                 low = (at, False)
             else:
                 high = (at, False)
-        keys = group.irange(low[0], high[0], (low[1], high[1]), reverse=not forward)
-        prefix = condition[1] if condition and condition[0] == "BEGINS_WITH" else None
-        return _entries(h, hash_value, group, keys, prefix)
+        entries = store.collection(space, h, hash_value, low, high, reverse=not forward)
+        if condition and condition[0] == "BEGINS_WITH":
+            return _prefixed(entries, condition[1])
+        return entries
 
 
-def _bounds(condition) -> tuple[tuple, tuple]:
-    """irange bounds ((value, inclusive), …) over sort tuples for a sort-key condition."""
+def _bounds(condition) -> tuple:
+    """(low, high) bounds over sort tuples for a sort-key condition; each is
+    (sort bound, inclusive) or None when open. ``(v,)`` sorts before every
+    ``(v, …)`` and ``(v, TOP)`` after them, so one value bounds a whole run."""
     if condition is None:
-        return (None, True), (None, True)
+        return None, None
     op, value = condition[0], condition[1]
     return {
         "=": lambda: (((value,), True), ((value, TOP), True)),
-        "<": lambda: ((None, True), ((value,), False)),
-        "<=": lambda: ((None, True), ((value, TOP), True)),
-        ">": lambda: (((value, TOP), False), (None, True)),
-        ">=": lambda: (((value,), True), (None, True)),
+        "<": lambda: (None, ((value,), False)),
+        "<=": lambda: (None, ((value, TOP), True)),
+        ">": lambda: (((value, TOP), False), None),
+        ">=": lambda: (((value,), True), None),
         "BETWEEN": lambda: (((value,), True), ((condition[2], TOP), True)),
-        "BEGINS_WITH": lambda: (((value,), True), (None, True)),
+        "BEGINS_WITH": lambda: (((value,), True), None),
     }[op]()
 
 
-def _entries(h, pk, group, keys, prefix):
-    for sort in keys:
-        if prefix is not None and not sort[0].startswith(prefix):
+def _prefixed(entries, prefix):
+    """Entries while their sort key begins with ``prefix`` (they are sorted, so stop at the first miss)."""
+    for entry in entries:
+        if not entry[2][0].startswith(prefix):
             return
-        yield h, pk, sort, group[sort]
+        yield entry
 
 
 def segment_range(segment: int, total: int) -> tuple[int, int]:

@@ -1,14 +1,18 @@
 """Partitions: hash ranges that own item collections, kept in DynamoDB's order.
 
 A ``Store`` is a table's (or a GSI's) storage: a list of ``Partition`` s
-that together cover the 64-bit hash space. A partition owns the items
+that together cover the 64-bit hash space. A partition owns the entries
 whose partition-key hash falls in its range, in one or more *spaces* (the
 table's items and, for a table with LSIs, each LSI's entries, which live
-with their base items as DynamoDB keeps them). In a space, entries are
-ordered by (hash, partition key) and, inside one partition-key value, by a
-sort tuple: ``(sk,)`` for a table, ``(lsi_sk, sk)`` for an LSI,
-``(gsi_sk, pk, sk)`` for a GSI. Python orders str by code point (= UTF-8
-bytes), bytes unsigned and Decimal numerically: DynamoDB's orders.
+with their base items as DynamoDB keeps them).
+
+A space is one sorted dict keyed by ``(hash, pk)`` (a hash-only table) or
+``(hash, pk, sort)`` where ``sort`` is ``(sk,)`` for a table, ``(lsi_sk,
+sk)`` for an LSI and ``(gsi_sk, pk, sk)`` for a GSI: so one partition-key
+value's entries (its item collection) are contiguous and sorted. Python
+orders str by code point (= UTF-8 bytes), bytes unsigned and Decimal
+numerically: DynamoDB's orders. Flat keys cost no per-collection structure,
+so a put of a new partition-key value is as cheap as any other.
 
 A partition that grows past its byte limit splits in two at the hash that
 halves its bytes (it cannot split inside one partition-key value).
@@ -36,31 +40,43 @@ class Record:
         return f"Record({self.item!r}, {self.size})"
 
 
+MAIN = None  # the main space: the table's items, or a GSI's entries
+
+
 class Partition:
     """One hash range [lo, hi) and the entries it owns, space by space."""
 
-    __slots__ = ("lo", "hi", "spaces", "bytes", "items")
+    __slots__ = ("lo", "hi", "spaces", "counts", "sizes")
 
     def __init__(self, lo: int, hi: int, space_names):
         self.lo = lo
         self.hi = hi
         self.spaces = {name: SortedDict() for name in space_names}
-        self.bytes = 0
-        self.items = 0  # entries of the main space (the table's items)
+        self.counts = dict.fromkeys(space_names, 0)
+        self.sizes = dict.fromkeys(space_names, 0)
+
+    @property
+    def bytes(self) -> int:
+        return sum(self.sizes.values())
+
+    @property
+    def items(self) -> int:
+        return self.counts[MAIN]
 
     def stats(self, number: int) -> dict:
         return {"Partition": number, "KeyHashRange": [self.lo, self.hi],
                 "ItemCount": self.items, "SizeBytes": self.bytes}
 
 
-MAIN = None  # the main space: the table's items, or a GSI's entries
+def _key(h: int, pk, sort):
+    return (h, pk) if sort is None else (h, pk, sort)
 
 
 class Store:
-    """Partitions covering the hash space; each space maps (hash, pk) to entries.
+    """Partitions covering the hash space.
 
-    ``grouped[space]`` tells whether a (hash, pk) slot holds one entry (a
-    hash-only table) or a SortedDict of sort tuple → entry.
+    ``grouped[space]`` tells whether entries are keyed by a sort tuple too
+    (several entries per partition-key value) or not (a hash-only table).
     """
 
     def __init__(self, partitions: int, grouped: dict, max_bytes: int = limits.PARTITION_BYTES):
@@ -70,7 +86,10 @@ class Store:
         self.lay_out([i * step for i in range(partitions)])
 
     def lay_out(self, starts: list) -> None:
-        """Partition an empty store on hash ranges beginning at ``starts`` (starting with 0)."""
+        """Partition an empty store on hash ranges beginning at ``starts`` (the first is 0).
+
+        A reopened database file restores the layout its stores had (see ``starts``).
+        """
         bounds = list(starts) + [limits.HASH_SPACE]
         self.partitions = [Partition(bounds[i], bounds[i + 1], self.grouped) for i in range(len(starts))]
         self._starts = bounds[:-1]
@@ -85,66 +104,54 @@ class Store:
 
     # -------------------------------------------------------------- reads
     def get(self, space, h: int, pk, sort: tuple | None):
-        slot = self.partition_for(h).spaces[space].get((h, pk))
-        if slot is None or sort is None:
-            return slot
-        return slot.get(sort)
+        return self.partition_for(h).spaces[space].get(_key(h, pk, sort))
 
-    def group(self, space, h: int, pk) -> SortedDict | None:
-        """The sorted entries of one partition-key value (grouped spaces)."""
-        return self.partition_for(h).spaces[space].get((h, pk))
+    def collection(self, space, h: int, pk, low=None, high=None, reverse: bool = False):
+        """One partition-key value's entries as (h, pk, sort, record), in sort order.
+
+        ``low`` / ``high`` are (sort bound, inclusive) pairs or None; a bound is
+        compared with the sort tuples (``(v,)`` sorts before ``(v, x)``).
+        """
+        slots = self.partition_for(h).spaces[space]
+        if not self.grouped[space]:
+            record = slots.get((h, pk))
+            return iter(()) if record is None else iter(((h, pk, None, record),))
+        minimum, low_in = ((h, pk), True) if low is None else ((h, pk, low[0]), low[1])
+        maximum, high_in = ((h, pk, (TOP,)), True) if high is None else ((h, pk, high[0]), high[1])
+        keys = slots.irange(minimum, maximum, (low_in, high_in), reverse=reverse)
+        return ((key[0], key[1], key[2], slots[key]) for key in keys)
 
     def scan(self, space, after: tuple | None = None, lo: int = 0, hi: int = limits.HASH_SPACE):
         """Entries in storage order as (h, pk, sort, record), strictly after ``after``.
 
         ``after`` is (h, pk, sort); [lo, hi) restricts the hash range (a scan segment).
         """
+        start, inclusive = (lo,), True
         if after is not None and after[0] >= lo:
-            lo, resume = after[0], after
-        else:
-            resume = None
-        index = bisect_right(self._starts, lo) - 1
-        grouped = self.grouped[space]
+            start, inclusive = _key(*after), False
+        index = bisect_right(self._starts, start[0]) - 1
         for partition in self.partitions[index:]:
             if partition.lo >= hi:
                 return
-            yield from self._scan_partition(partition.spaces[space], grouped, lo, hi, resume)
-
-    @staticmethod
-    def _scan_partition(slots: SortedDict, grouped: bool, lo: int, hi: int, resume):
-        start = (lo,) if resume is None else (resume[0], resume[1])
-        for key in slots.irange(minimum=start):
-            h, pk = key
-            if h >= hi:
-                return
-            slot = slots[key]
-            if not grouped:
-                if resume is not None and key == (resume[0], resume[1]):
-                    continue
-                yield h, pk, None, slot
-                continue
-            if resume is not None and key == (resume[0], resume[1]):
-                entries = slot.irange(minimum=resume[2], inclusive=(False, True))
-            else:
-                entries = slot.irange()
-            for sort in entries:
-                yield h, pk, sort, slot[sort]
+            slots = partition.spaces[space]
+            for key in slots.irange(minimum=start, inclusive=(inclusive, True)):
+                if key[0] >= hi:
+                    return
+                yield key[0], key[1], (key[2] if len(key) > 2 else None), slots[key]
 
     # ------------------------------------------------------------- writes
     def put(self, space, h: int, pk, sort: tuple | None, record: Record) -> Record | None:
         """Store an entry, returning the one it replaced."""
         partition = self.partition_for(h)
         slots = partition.spaces[space]
-        if self.grouped[space]:
-            group = slots.get((h, pk))
-            if group is None:
-                group = slots[(h, pk)] = SortedDict()
-            old = group.get(sort)
-            group[sort] = record
+        key = _key(h, pk, sort)
+        old = slots.get(key)
+        slots[key] = record
+        if old is None:
+            partition.counts[space] += 1
+            partition.sizes[space] += record.size
         else:
-            old = slots.get((h, pk))
-            slots[(h, pk)] = record
-        self._account(partition, space, old, record)
+            partition.sizes[space] += record.size - old.size
         if partition.bytes > self.max_bytes:
             self._split(partition)
         return old
@@ -152,22 +159,11 @@ class Store:
     def remove(self, space, h: int, pk, sort: tuple | None) -> Record | None:
         """Remove an entry, returning it (None when absent)."""
         partition = self.partition_for(h)
-        slots = partition.spaces[space]
-        if self.grouped[space]:
-            group = slots.get((h, pk))
-            old = None if group is None else group.pop(sort, None)
-            if group is not None and not group:
-                del slots[(h, pk)]
-        else:
-            old = slots.pop((h, pk), None)
-        self._account(partition, space, old, None)
+        old = partition.spaces[space].pop(_key(h, pk, sort), None)
+        if old is not None:
+            partition.counts[space] -= 1
+            partition.sizes[space] -= old.size
         return old
-
-    @staticmethod
-    def _account(partition: Partition, space, old: Record | None, new: Record | None) -> None:
-        partition.bytes += (new.size if new else 0) - (old.size if old else 0)
-        if space is MAIN:
-            partition.items += (new is not None) - (old is not None)
 
     # ------------------------------------------------------------- splits
     def ensure_partitions(self, count: int) -> None:
@@ -180,27 +176,24 @@ class Store:
 
     def _split(self, partition: Partition) -> None:
         # Split where the bytes halve; a single partition-key value cannot be split.
-        half, running = partition.bytes / 2, 0
-        for (h, pk), slot in partition.spaces[MAIN].items():
-            if running >= half and h > partition.lo:
-                self._split_at(partition, h)
+        half, running, previous = partition.bytes / 2, 0, None
+        for key, record in partition.spaces[MAIN].items():
+            if running >= half and previous is not None and key[0] != previous:
+                self._split_at(partition, key[0])
                 return
-            running += _slot_bytes(slot)
+            running += record.size
+            previous = key[0]
 
     def _split_at(self, partition: Partition, middle: int) -> None:
         upper = Partition(middle, partition.hi, self.grouped)
         for name, slots in partition.spaces.items():
-            moving = list(slots.irange(minimum=(middle,)))
-            for key in moving:
-                slot = slots.pop(key)
-                upper.spaces[name][key] = slot
-                moved = _slot_bytes(slot)
-                partition.bytes -= moved
-                upper.bytes += moved
-                if name is MAIN:
-                    count = len(slot) if isinstance(slot, SortedDict) else 1
-                    partition.items -= count
-                    upper.items += count
+            for key in list(slots.irange(minimum=(middle,))):
+                record = slots.pop(key)
+                upper.spaces[name][key] = record
+                partition.counts[name] -= 1
+                partition.sizes[name] -= record.size
+                upper.counts[name] += 1
+                upper.sizes[name] += record.size
         partition.hi = middle
         position = self.partitions.index(partition) + 1
         self.partitions.insert(position, upper)
@@ -209,6 +202,10 @@ class Store:
     # -------------------------------------------------------------- stats
     def stats(self) -> list[dict]:
         return [partition.stats(number) for number, partition in enumerate(self.partitions)]
+
+    def space_stats(self, space) -> tuple[int, int]:
+        """(entries, bytes) of one space over every partition."""
+        return (sum(p.counts[space] for p in self.partitions), sum(p.sizes[space] for p in self.partitions))
 
     @property
     def bytes(self) -> int:
@@ -219,7 +216,30 @@ class Store:
         return sum(partition.items for partition in self.partitions)
 
 
-def _slot_bytes(slot) -> int:
-    if isinstance(slot, SortedDict):
-        return sum(record.size for record in slot.values())
-    return slot.size
+class _Top:
+    """Sorts after every key value (an open upper bound inside sort tuples)."""
+
+    __slots__ = ()
+
+    def __lt__(self, other):
+        return False
+
+    def __le__(self, other):
+        return other is self
+
+    def __gt__(self, other):
+        return other is not self
+
+    def __ge__(self, other):
+        return True
+
+    def __eq__(self, other):
+        return other is self
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return "TOP"
+
+
+TOP = _Top()

@@ -22,6 +22,7 @@ from .schema import IndexSpec, KeySchema, TableSpec
 from .types import item_size, nesting_problem, type_of, values_equal
 
 ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
+_CONTAINERS = (dict, list)
 UPDATE_TOO_LARGE = "Item size to update has exceeded the maximum allowed size"
 
 
@@ -72,7 +73,7 @@ class Table:
 
     def __init__(self, spec: TableSpec, limits_: limits.Limits, created_at: float | None = None,
                  table_id: str | None = None):
-        self.spec = spec
+        self.spec = spec  # also caches what the write path asks of it on every write
         self.limits = limits_
         self.created_at = time.time() if created_at is None else created_at
         self.table_id = table_id or str(uuid.uuid4())
@@ -83,6 +84,16 @@ class Table:
         self.store = Store(spec.initial_partitions(), grouped, limits_.partition_bytes)
         self.gsi_stores = {index.name: self._gsi_store(index) for index in spec.gsis}
         self.collection_bytes: dict = {}  # pk -> bytes of items + LSI entries (tables with LSIs)
+
+    @property
+    def spec(self) -> TableSpec:
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: TableSpec) -> None:
+        self._spec = spec
+        self.indexes = spec.indexes
+        self.has_lsis = bool(spec.lsis)
 
     def _gsi_store(self, index: IndexSpec) -> Store:
         throughput = index.throughput
@@ -107,26 +118,27 @@ class Table:
 
     # ------------------------------------------------------------- the write path
     def prepare(self, located: tuple, old: Record | None, new_item: dict | None, *,
-                transactional: bool = False, too_large: str = ITEM_TOO_LARGE) -> Mutation:
+                transactional: bool = False, too_large: str = ITEM_TOO_LARGE, size: int | None = None) -> Mutation:
         """Validate a write of ``new_item`` (None: delete) over ``old``; change nothing.
 
-        ``located`` is (h, pk, sort) from ``locate``; ``old`` the record stored there.
+        ``located`` is (h, pk, sort) from ``locate``; ``old`` the record stored
+        there; ``size`` the new item's size when the caller knows it.
         """
         h, pk, sort = located
         new = None
         if new_item is not None:
-            size = item_size(new_item)
+            size = item_size(new_item) if size is None else size
             if size > limits.MAX_ITEM_BYTES:
                 raise ValidationException(too_large)
-            if any(nesting_problem(value) for value in new_item.values()):
+            if any(type(value) in _CONTAINERS and nesting_problem(value) for value in new_item.values()):
                 raise ValidationException("Nesting Levels have exceeded supported limits")
             self.check_index_keys(new_item)
             new = Record(new_item, size)
         mutation = Mutation(self, h, pk, sort, old, new)
         mutation.consumed = Consumed(self.name, transactional)
-        if self.spec.indexes:
+        if self.indexes:
             mutation.changes = [self._index_change(index, old, new, mutation.consumed)
-                                for index in self.spec.indexes]
+                                for index in self.indexes]
         table_units = self._table_write_units(old, new)
         mutation.consumed.table.write = table_units * (2 if transactional else 1)
         self._check_collection_size(mutation)
@@ -145,7 +157,7 @@ class Table:
 
     def check_index_keys(self, item: dict) -> None:
         """Index key attributes present in an item must have the index's types."""
-        for index in self.spec.indexes:
+        for index in self.indexes:
             for name, expected in index.key.types.items():
                 if name not in item or name in self.spec.key.types:
                     continue
@@ -201,12 +213,11 @@ class Table:
         return IndexChange(index, before, after)
 
     def _check_collection_size(self, mutation: Mutation) -> None:
-        if not self.spec.lsis:
+        if not self.has_lsis:
             return
         delta = self._collection_delta(mutation)
         if self.collection_bytes.get(mutation.pk, 0) + delta > self.limits.lsi_collection_bytes:
-            raise ItemCollectionSizeLimitExceededException(
-                "Item collection size limit exceeded")
+            raise ItemCollectionSizeLimitExceededException("Collection size exceeded.")
 
     @staticmethod
     def _collection_delta(mutation: Mutation) -> int:
@@ -218,7 +229,7 @@ class Table:
 
     def collection(self, pk) -> tuple | None:
         """(key attributes, bytes) of the item collection of ``pk``; None without LSIs."""
-        if not self.spec.lsis:
+        if not self.has_lsis:
             return None
         return {self.spec.key.hash_name: pk}, self.collection_bytes.get(pk, 0)
 
@@ -231,7 +242,7 @@ class Table:
             self.store.put(MAIN, mutation.h, mutation.pk, mutation.sort, mutation.new)
         for change in mutation.changes:
             self._apply_index_change(change)
-        if self.spec.lsis:
+        if self.has_lsis:
             total = self.collection_bytes.get(mutation.pk, 0) + self._collection_delta(mutation)
             if total:
                 self.collection_bytes[mutation.pk] = total
@@ -331,23 +342,13 @@ class Table:
 
     @property
     def size_bytes(self) -> int:
-        return sum(p.bytes for p in self.store.partitions) - self._lsi_bytes()
-
-    def _lsi_bytes(self) -> int:
-        return sum(record.size for index in self.spec.lsis
-                   for partition in self.store.partitions
-                   for group in partition.spaces[index.name].values()
-                   for record in group.values())
+        """Bytes of the table's items (LSI entries live in its partitions but are not counted)."""
+        return self.store.space_stats(MAIN)[1]
 
     def index_stats(self, index: IndexSpec) -> tuple[int, int]:
         """(item count, bytes) of an index."""
         store, space = self._index_store(index)
-        count = size = 0
-        for partition in store.partitions:
-            for group in partition.spaces[space].values():
-                count += len(group)
-                size += sum(record.size for record in group.values())
-        return count, size
+        return store.space_stats(space)
 
     # ------------------------------------------------------- schema changes
     def add_gsi(self, index: IndexSpec) -> None:

@@ -210,7 +210,17 @@ def value_size(value) -> int:
 
 def item_size(item: dict) -> int:
     """Σ over top-level attributes of name bytes + value bytes (spec §5.3)."""
-    return sum(utf8_len(name) + value_size(value) for name, value in item.items())
+    total = 0
+    for name, value in item.items():  # why inline: this runs on every write
+        total += len(name) if name.isascii() else len(name.encode("utf-8", "surrogatepass"))
+        kind = type(value)
+        if kind is str:
+            total += len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
+        elif kind is Decimal:
+            total += number_size(value)
+        else:
+            total += value_size(value)
+    return total
 
 
 # ------------------------------------------------------------------------ copies

@@ -9,8 +9,11 @@ then the table, then schema-dependent checks, then execution.
 from __future__ import annotations
 
 from ..errors import ValidationException
+from ..expressions.projection import project
+from ..types import copy_item
 from ..expressions.parser import (ExpressionContext, parse_condition, parse_key_condition,
                                   parse_projection, parse_update)
+from .shapes import attributes_to_get
 
 ENVELOPE_PREFIX = "1 validation error detected: "
 
@@ -77,6 +80,25 @@ class Expressions:
     def finish(self) -> None:
         """Report names or values that no expression used."""
         self.context.check_unused()
+
+
+_PROJECTION_MEMBERS = frozenset(("ProjectionExpression", "ExpressionAttributeNames",
+                                 "ExpressionAttributeValues", "AttributesToGet"))
+
+
+def projection_paths(request: dict):
+    """The paths a read returns: ProjectionExpression, else legacy AttributesToGet, else None (all)."""
+    if not request.keys() & _PROJECTION_MEMBERS:  # the common point read: nothing to parse
+        return None
+    expressions = Expressions(request, ("ProjectionExpression",))
+    paths = expressions.projection(request.get("ProjectionExpression"))
+    expressions.finish()
+    return paths if paths is not None else attributes_to_get(request)
+
+
+def shaped(item: dict, paths) -> dict:
+    """A copy of a stored item for a response, projected to ``paths`` (None: whole)."""
+    return copy_item(item) if paths is None else project(item, paths)
 
 
 def return_capacity(response: dict, consumed, request: dict) -> dict:

@@ -64,8 +64,8 @@ def test_collection_sorted_in_dynamodb_order(values, ordered):
     store = Store(1, {MAIN: True})
     for value in values:
         _put(store, "p", (value,))
-    group = store.group(MAIN, key_hash("p"), "p")
-    assert [sort[0] for sort in group] == ordered
+    entries = store.collection(MAIN, key_hash("p"), "p")
+    assert [sort[0] for _, _, sort, _ in entries] == ordered
 
 
 def test_scan_order_is_hash_then_sort_and_resumable():
@@ -123,4 +123,4 @@ def test_remove_keeps_accounting():
     _put(store, "p", (Decimal(1),), size=7)
     assert store.remove(MAIN, key_hash("p"), "p", (Decimal(1),)).size == 7
     assert store.bytes == 0 and store.items == 0
-    assert store.group(MAIN, key_hash("p"), "p") is None
+    assert list(store.collection(MAIN, key_hash("p"), "p")) == []
