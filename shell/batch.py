@@ -8,6 +8,8 @@ succeeded and 1 otherwise (130 when Ctrl-C stopped the run).
 
 from __future__ import annotations
 
+from .commands import read_script
+from .diagnostics import ShellError
 from .execution import Cancelled
 
 INTERRUPTED = 130
@@ -28,13 +30,21 @@ def gather(requested: list, stdin) -> list:
     return out
 
 
+def _run_one(session, name: str, kind: str, value: str) -> bool:
+    try:
+        script = value if kind == "-e" else read_script(value)
+    except ShellError as error:
+        session.error(error)
+        return False
+    return session.run_script(script, source=name)
+
+
 def run(session, scripts: list) -> int:
     """Run each script in order; stop early on ``.quit`` or, with ``--bail``, at the first error."""
     ok = True
     try:
         for name, kind, value in scripts:
-            script = value if kind == "-e" else session.read_file(value)
-            ok = script is not None and session.run_script(script, source=name) and ok
+            ok = _run_one(session, name, kind, value) and ok
             if session.done or not ok and session.bail:
                 break
     except (Cancelled, KeyboardInterrupt):

@@ -64,7 +64,7 @@ def main(argv: list | None = None) -> int:
     try:
         settings = _settings(args)
         db = partiql.connect(args.database)
-    except (ConfigError, ValueError, OSError) as error:
+    except (ConfigError, OSError) as error:  # OSError: StorageError and DatabaseLocked too
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return 1
     with db:

@@ -3,7 +3,10 @@
 Each ``@command`` registration names the command, its aliases, its usage,
 a one-line summary and what its argument is (``"table"``, ``"file"`` or a
 tuple of words) so the completer can offer it. Handlers take the session
-and the argument text and return True when they succeeded.
+and the argument text; they raise ``ShellError`` (or let a DynamoDB error
+through) when they cannot do what was asked, and ``dispatch`` reports it
+with the script's name and line. ``.read`` returns False when a statement
+of its file failed.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Callable
 from partiql.engine.errors import DynamoDBError
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
+from .diagnostics import ShellError
 from .explain import render_description
 
 PREFIXES = (".", "\\")
@@ -68,31 +72,40 @@ def split(text: str) -> tuple:
 def dispatch(session, text: str, where=None) -> bool:
     """Run the meta-command line ``text``; False when it is unknown or failed."""
     word, argument = split(text)
-    found = COMMANDS.get(word)
-    if found is None:
-        session.notice(f"{(where.prefix() if where else '')}unknown command {word} (.help lists them)",
-                       "error")
+    try:
+        found = COMMANDS.get(word)
+        if found is None:
+            raise ShellError(f"unknown command {word} (.help lists them)")
+        return found.run(session, argument) is not False
+    except (ShellError, DynamoDBError) as error:
+        session.error(error, text, where)
         return False
-    return found.run(session, argument)
+
+
+def read_script(path: str) -> str:
+    """The text of a script file (ShellError when it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8") as script:
+            return script.read()
+    except OSError as error:
+        raise ShellError(f"cannot read {path}: {error.strerror}") from None
 
 
 # ---------------------------------------------------------------- handlers
 
-def _setting(session, key: str, argument: str) -> bool:
+def _setting(session, key: str, argument: str) -> None:
     """Show a setting, or change it from ``argument``."""
     if argument:
         try:
             session.settings = session.settings.with_value(key, argument)
         except ConfigError as error:
-            session.notice(str(error), "error")
-            return False
+            raise ShellError(str(error)) from None
     value = getattr(session.settings, key)
     session.notice(f"{key}: {('on' if value else 'off') if isinstance(value, bool) else value}")
-    return True
 
 
 @command(".help", "[COMMAND]", "list the meta-commands, or describe one", argument="command")
-def _help(session, argument: str) -> bool:
+def _help(session, argument: str) -> None:
     chosen = [COMMANDS[argument]] if argument in COMMANDS else commands()
     width = max(len(f"{c.name} {c.usage}") for c in chosen)
     lines = [f"{f'{c.name} {c.usage}'.ljust(width)}  {c.summary}"
@@ -102,92 +115,78 @@ def _help(session, argument: str) -> bool:
     if session.interactive:
         lines.append(KEYS_HELP)
     session.show("\n".join(lines))
-    return True
 
 
 @command(".tables", "", "list the tables", aliases=("\\dt",))
-def _tables(session, argument: str) -> bool:
+def _tables(session, argument: str) -> None:
     names = session.catalog.tables()
     session.show("\n".join(names) if names else "(no tables)")
-    return True
 
 
 @command(".describe", "TABLE", "keys, indexes, billing mode, partitions, item count and size",
          aliases=("\\d",), argument="table")
-def _describe(session, argument: str) -> bool:
+def _describe(session, argument: str) -> None:
     if not argument:
         return _tables(session, argument)
-    try:
-        session.show(render_description(session.db.describe(argument.strip('"'))))
-    except DynamoDBError as error:
-        session.error(error)
-        return False
-    return True
+    session.show(render_description(session.db.describe(argument.strip('"'))))
 
 
 @command(".format", "[FORMAT]", f"show or set the output format ({', '.join(FORMATS)})", argument=FORMATS)
-def _format(session, argument: str) -> bool:
-    return _setting(session, "format", argument)
+def _format(session, argument: str) -> None:
+    _setting(session, "format", argument)
 
 
 @command(".timer", "[on|off]", "show or set the elapsed time in the status line", argument=("on", "off"))
-def _timer(session, argument: str) -> bool:
-    return _setting(session, "timer", argument)
+def _timer(session, argument: str) -> None:
+    _setting(session, "timer", argument)
 
 
 @command(".scan", "[POLICY]", f"show or set what a full Scan does ({', '.join(SCAN_POLICIES)})",
          argument=SCAN_POLICIES)
-def _scan(session, argument: str) -> bool:
-    return _setting(session, "scan", argument)
+def _scan(session, argument: str) -> None:
+    _setting(session, "scan", argument)
 
 
 @command(".read", "FILE", "run the statements and meta-commands in FILE", argument="file")
 def _read(session, argument: str) -> bool:
-    text = session.read_file(argument)
-    return text is not None and session.run_script(text, source=argument)
+    return session.run_script(read_script(argument), source=argument)
 
 
-def _redirect(session, argument: str, once: bool) -> bool:
+def _redirect(session, argument: str, once: bool) -> None:
     try:
         session.output.redirect(argument or None, once)
     except OSError as error:
-        session.notice(f"cannot write {argument}: {error.strerror}", "error")
-        return False
-    return True
+        raise ShellError(f"cannot write {argument}: {error.strerror}") from None
 
 
 @command(".output", "[FILE]", "send results to FILE (no FILE: back to the terminal)", argument="file")
-def _output(session, argument: str) -> bool:
-    return _redirect(session, argument, once=False)
+def _output(session, argument: str) -> None:
+    _redirect(session, argument, once=False)
 
 
 @command(".once", "FILE", "send the next result to FILE", argument="file")
-def _once(session, argument: str) -> bool:
+def _once(session, argument: str) -> None:
     if not argument:
-        session.notice(".once needs a FILE", "error")
-        return False
-    return _redirect(session, argument, once=True)
+        raise ShellError(".once needs a FILE")
+    _redirect(session, argument, once=True)
 
 
 @command(".last", "", "show the last result again, every item")
-def _last(session, argument: str) -> bool:
+def _last(session, argument: str) -> None:
     if session.last is None:
         session.notice("no result yet")
-        return True
-    session.print_run(session.last, limit=0)
-    return True
+    else:
+        session.print_run(session.last, limit=0)
 
 
 @command(".history", "[N]", f"show the last N statements (default {HISTORY_SHOWN})")
-def _history(session, argument: str) -> bool:
+def _history(session, argument: str) -> None:
     count = int(argument) if argument.isdigit() else HISTORY_SHOWN
     entries = session.history()
     first = max(0, len(entries) - count)
     session.show("\n".join(f"{n:5}  {entry}" for n, entry in enumerate(entries[first:], first + 1)))
-    return True
 
 
 @command(".quit", "", "leave the shell (Ctrl-D too)", aliases=(".exit", "\\q"))
-def _quit(session, argument: str) -> bool:
+def _quit(session, argument: str) -> None:
     session.done = True
-    return True

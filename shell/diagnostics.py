@@ -9,7 +9,8 @@
 Positions are the statement's own (as in DynamoDB's ``at L:C:N`` suffixes);
 in scripts the header starts with the source and the line the statement
 starts on. Errors without a position read ``ConditionalCheckFailedException:
-The conditional request failed``. The messages are DynamoDB's, verbatim.
+The conditional request failed``. The messages are DynamoDB's, verbatim;
+the shell's own (``ShellError``) are printed as they are.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from dataclasses import dataclass
 
 from partiql.engine.errors import DynamoDBError
 from partiql.errors import SYNTAX_PREFIX
+
+
+class ShellError(Exception):
+    """A problem of the shell's own (a bad meta-command, an unreadable file): reported as it is."""
 
 
 @dataclass(frozen=True)
@@ -31,16 +36,10 @@ class Where:
         return f"{self.source}:{self.line}: "
 
 
-def dynamodb_name(error: DynamoDBError) -> str:
-    """The exception's name as DynamoDB says it: its nearest class from partiql.engine.errors
-    (our StatementError and ScanRefused are ValidationExceptions)."""
-    return next(cls.__name__ for cls in type(error).__mro__ if cls.__module__ == DynamoDBError.__module__)
-
-
 def kind(error: Exception) -> str:
     """``syntax error``, DynamoDB's exception name, or ``internal error`` for a bug of ours."""
     if isinstance(error, DynamoDBError):
-        return "syntax error" if error.message.startswith(SYNTAX_PREFIX) else dynamodb_name(error)
+        return "syntax error" if error.message.startswith(SYNTAX_PREFIX) else error.code
     return "internal error"
 
 
@@ -62,6 +61,8 @@ def caret_lines(statement: str, line: int, column: int, length: int | None) -> l
 def error_fragments(error: Exception, statement: str, where: Where | None = None) -> list:
     """``(class, text)`` fragments describing ``error`` raised by ``statement``."""
     head = where.prefix() if where else ""
+    if isinstance(error, ShellError):
+        return [("error", f"{head}{error}")]
     line, column = getattr(error, "line", None), getattr(error, "column", None)
     if line is None or column is None:
         return [("error", f"{head}{kind(error)}"), ("", f": {message(error)}")]

@@ -93,18 +93,21 @@ def _gaps(text: str, start: int, end: int, offset: int):
 
 def _plain(text: str, start: int, offset: int):
     """Tokens of ``text[start:]`` by the context-free lexer, past characters it cannot read."""
-    while start < len(text):
+    position = start
+    while position < len(text):
+        base = position
         try:
-            for token in LexerThread.from_text(_plain_lexer(), text[start:]).lex(None):
-                yield offset + start + token.start_pos, token_type(token.type), str(token)
+            for token in LexerThread.from_text(_plain_lexer(), text[base:]).lex(None):
+                yield offset + base + token.start_pos, token_type(token.type), str(token)
+                position = base + token.end_pos
             return
         except UnexpectedCharacters as error:
-            start += error.pos_in_stream
-        except StatementError:  # why: the NUMBER callback refuses huge exponents
-            yield offset + start, Error, text[start:]
+            position = base + error.pos_in_stream
+        except StatementError:  # why: the NUMBER callback refuses huge exponents; the rest is an error
+            yield offset + position, Error, text[position:]
             return
-        yield from _unreadable(text, start, offset)
-        start = len(text) if text[start] in _OPEN or text.startswith("/*", start) else start + 1
+        yield from _unreadable(text, position, offset)
+        position = len(text) if text[position] in _OPEN or text.startswith("/*", position) else position + 1
 
 
 def _unreadable(text: str, start: int, offset: int):

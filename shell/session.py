@@ -6,7 +6,7 @@ status lines and errors go (``Console``: stderr in scripts, the terminal in
 the REPL), the catalog cache and the last result. ``run_script`` splits a
 text into statements and meta-commands and runs each; ``run_statement``
 runs one statement page by page, prints its items and the status line, and
-never lets a DynamoDB error escape.
+reports any error (DynamoDB's, or a bug of ours) instead of raising it.
 """
 
 from __future__ import annotations
@@ -124,15 +124,6 @@ class Session:
     def notice(self, text: str, style: str = "status") -> None:
         """A line on the console (``style`` is a ``[colors]`` key)."""
         self.say([(style, text)])
-
-    def read_file(self, path: str) -> str | None:
-        """A script's text, or None (after saying why) when it cannot be read."""
-        try:
-            with open(path, encoding="utf-8") as script:
-                return script.read()
-        except OSError as error:
-            self.notice(f"cannot read {path}: {error.strerror}", "error")
-            return None
 
     # ------------------------------------------------------------- results
     def _terminal_size(self) -> os.terminal_size | None:

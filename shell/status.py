@@ -40,8 +40,8 @@ def leading_word(statement: str) -> str:
 
 
 def units(value: float) -> str:
-    """Capacity units without a needless ``.0``: 1, 0.5, 12.5."""
-    return f"{value:g}"
+    """Capacity units without a needless ``.0``: 1, 0.5, 12.5, 1234567.5."""
+    return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def duration(seconds: float) -> str:

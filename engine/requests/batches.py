@@ -6,11 +6,11 @@ import json
 
 from ..engine import Engine, WriteAction, per_table
 from ..errors import ValidationException
-from ..expressions.projection import project
 from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
-from ..types import copy_item, to_wire
+from ..types import to_wire
 from . import shapes
-from .common import Expressions, collection_metrics, return_capacities, table_name
+from .common import (Expressions, collection_metrics, projection_paths, return_capacities, shaped,
+                     table_name)
 from .items import check_key_not_updated
 
 DUPLICATE_KEYS = "Provided list of item keys contains duplicates"
@@ -19,27 +19,28 @@ DUPLICATE_KEYS = "Provided list of item keys contains duplicates"
 # ------------------------------------------------------------------ BatchGetItem
 
 def batch_get_item(engine: Engine, request: dict) -> dict:
-    """BatchGetItem: every key of every table; missing items are simply absent (item-api §5.13)."""
+    """BatchGetItem: every key of every table; missing items are simply absent (item-api §5.13).
+
+    Every table's expressions are checked before any table is looked up.
+    """
     request = shapes.check("BatchGetItem", request)
-    plans = [_batch_get_plan(engine, name, entry) for name, entry in request["RequestItems"].items()]
+    entries = request["RequestItems"]
+    paths = {name: projection_paths(entry) for name, entry in entries.items()}
+    plans = [_batch_get_keys(engine, name, entry) for name, entry in entries.items()]
     responses, consumed = {}, []
-    with engine.lock:
-        for table, keys, paths, consistent in plans:
+    with engine.lock:  # INF: one instant for the whole batch
+        for table, keys, consistent in plans:
             found = responses.setdefault(table.name, [])
             for key in keys:
                 item, units = engine.get(table.name, key, consistent)
                 consumed.append(units)
                 if item is not None:
-                    found.append(project(item, paths) if paths is not None else copy_item(item))
+                    found.append(shaped(item, paths[table.name]))
     response = {"Responses": responses, "UnprocessedKeys": {}}
     return return_capacities(response, per_table(consumed), request)
 
 
-def _batch_get_plan(engine: Engine, name: str, entry: dict):
-    expressions = Expressions(entry, ("ProjectionExpression",))
-    paths = expressions.projection(entry.get("ProjectionExpression"))
-    expressions.finish()
-    paths = paths if paths is not None else shapes.attributes_to_get(entry)
+def _batch_get_keys(engine: Engine, name: str, entry: dict):
     table = engine.table(name)
     keys, seen = [], set()
     for key in entry["Keys"]:
@@ -51,7 +52,7 @@ def _batch_get_plan(engine: Engine, name: str, entry: dict):
             raise ValidationException(DUPLICATE_KEYS)
         seen.add(identity)
         keys.append(located)
-    return table, keys, paths, bool(entry.get("ConsistentRead"))
+    return table, keys, bool(entry.get("ConsistentRead"))
 
 
 # ---------------------------------------------------------------- BatchWriteItem
@@ -104,31 +105,28 @@ def _batch_write_action(table, write: dict) -> WriteAction:
 def transact_get_items(engine: Engine, request: dict) -> dict:
     """TransactGetItems: every item read at one instant (item-api §5.16)."""
     request = shapes.check("TransactGetItems", request)
-    reads, projections = [], []
-    for entry in request["TransactItems"]:
-        get = entry["Get"]
-        expressions = Expressions(get, ("ProjectionExpression",))
-        paths = expressions.projection(get.get("ProjectionExpression"))
-        expressions.finish()
+    gets = [entry["Get"] for entry in request["TransactItems"]]
+    projections = [projection_paths(get) for get in gets]
+    reads = []
+    for get in gets:
         table = engine.table(table_name(get))
         reads.append((table.name, key_from_request(table.spec.key, get["Key"])))
-        projections.append(paths)
     items, consumed = engine.transact_get(reads)
-    responses = []
-    for item, paths in zip(items, projections):
-        if item is None:
-            responses.append({})
-        else:
-            responses.append({"Item": project(item, paths) if paths is not None else copy_item(item)})
+    responses = [{} if item is None else {"Item": shaped(item, paths)} for item, paths in zip(items, projections)]
     return return_capacities({"Responses": responses}, per_table(consumed), request)
 
 
 # ---------------------------------------------------------- TransactWriteItems
 
 def transact_write_items(engine: Engine, request: dict) -> dict:
-    """TransactWriteItems: all actions or none (item-api §5.15)."""
+    """TransactWriteItems: all actions or none (item-api §5.15).
+
+    Every action's expressions are checked before any table is looked up;
+    a missing table fails the whole request.
+    """
     request = shapes.check("TransactWriteItems", request)
-    actions = [_transact_action(engine, entry) for entry in request["TransactItems"]]
+    parsed = [_transact_expressions(entry) for entry in request["TransactItems"]]
+    actions = [_transact_action(engine, *entry) for entry in parsed]
     token = request.get("ClientRequestToken")
     fingerprint = _fingerprint(request["TransactItems"]) if token is not None else None
     metrics = [] if request.get("ReturnItemCollectionMetrics") == "SIZE" else None
@@ -136,27 +134,31 @@ def transact_write_items(engine: Engine, request: dict) -> dict:
     return return_capacities(_with_metrics({}, metrics), per_table(consumed), request)
 
 
-def _transact_action(engine: Engine, entry: dict) -> WriteAction:
+_TRANSACT_MEMBERS = {"Put": ("ConditionExpression",), "Delete": ("ConditionExpression",),
+                     "ConditionCheck": ("ConditionExpression",),
+                     "Update": ("UpdateExpression", "ConditionExpression")}
+
+
+def _transact_expressions(entry: dict) -> tuple:
+    """(kind, body, update, condition) of one action, its expressions parsed."""
     kind = next(kind for kind in shapes.TRANSACT_WRITE_KINDS if kind in entry)
     body = entry[kind]
-    members = {"Put": ("ConditionExpression",), "Delete": ("ConditionExpression",),
-               "ConditionCheck": ("ConditionExpression",),
-               "Update": ("UpdateExpression", "ConditionExpression")}[kind]
-    expressions = Expressions(body, members)
+    expressions = Expressions(body, _TRANSACT_MEMBERS[kind])
     update = expressions.update(body.get("UpdateExpression"))
     condition = expressions.condition(body.get("ConditionExpression"))
     expressions.finish()
-    name = table_name(body)
-    action = WriteAction(kind, name, update=update, condition=condition,
+    return kind, body, update, condition
+
+
+def _transact_action(engine: Engine, kind: str, body: dict, update, condition) -> WriteAction:
+    table = engine.table(table_name(body))
+    action = WriteAction(kind, table.name, update=update, condition=condition,
                          return_old_on_failure=body.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD")
-    table = engine.tables.get(name)
     if kind == "Put":
         action.item = body["Item"]
-    elif table is not None:
+    else:
         action.key = key_from_request(table.spec.key, body["Key"])
         check_key_not_updated(update, table.spec.key.names)
-    else:
-        action.key = (None, None)
     return action
 
 

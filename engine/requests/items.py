@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from ..engine import Engine, WriteAction
 from ..errors import ConditionalCheckFailedException, ValidationException
-from ..expressions.projection import project
 from ..expressions.update import updated_values
 from ..keys import key_from_item, key_from_request
 from ..types import copy_item
 from . import legacy, shapes
-from .common import Expressions, prefixed, return_capacity, return_collection_metrics, table_name
+from .common import (Expressions, prefixed, projection_paths, return_capacity, return_collection_metrics,
+                     shaped, table_name)
 
 
 def _expressions(operation: str, request: dict, members: tuple) -> dict:
@@ -66,8 +66,8 @@ def put_item(engine: Engine, request: dict) -> dict:
     parsed = _expressions("PutItem", request, ("ConditionExpression",))
     table = engine.table(table_name(request))
     item = request["Item"]
-    key_from_item(table.spec.key, item)
-    result = _write(engine, WriteAction("Put", table.name, item=item,
+    key = key_from_item(table.spec.key, item)
+    result = _write(engine, WriteAction("Put", table.name, key=key, item=item, size=request[shapes.ITEM_SIZE],
                                         condition=parsed["ConditionExpression"],
                                         return_old_on_failure=_return_old_on_failure(request)), request)
     return _respond(request, result, _all_old(request, result))
@@ -76,16 +76,11 @@ def put_item(engine: Engine, request: dict) -> dict:
 def get_item(engine: Engine, request: dict) -> dict:
     """GetItem: the item, projected, or ``{}`` (item-api §5.8)."""
     request = shapes.check("GetItem", request)
-    expressions = Expressions(request, ("ProjectionExpression",))
-    paths = expressions.projection(request.get("ProjectionExpression"))
-    expressions.finish()
-    paths = paths if paths is not None else shapes.attributes_to_get(request)
+    paths = projection_paths(request)
     table = engine.table(table_name(request))
     key = key_from_request(table.spec.key, request["Key"])
     item, consumed = engine.get(table.name, key, bool(request.get("ConsistentRead")))
-    response = {}
-    if item is not None:
-        response["Item"] = project(item, paths) if paths is not None else copy_item(item)
+    response = {} if item is None else {"Item": shaped(item, paths)}
     return return_capacity(response, consumed, request)
 
 
@@ -108,9 +103,14 @@ def update_item(engine: Engine, request: dict) -> dict:
     key = key_from_request(table.spec.key, request["Key"])
     update = parsed["UpdateExpression"]
     check_key_not_updated(update, table.spec.key.names)
-    result = _write(engine, WriteAction("Update", table.name, key=key, update=update,
-                                        condition=parsed["ConditionExpression"],
-                                        return_old_on_failure=_return_old_on_failure(request)), request)
+    action = WriteAction("Update", table.name, key=key, update=update, condition=parsed["ConditionExpression"],
+                         return_old_on_failure=_return_old_on_failure(request))
+    try:
+        result = _write(engine, action, request)
+    except ValidationException as error:
+        if "AttributeUpdates" in request:
+            raise legacy.legacy_update_error(error) from None
+        raise
     return _respond(request, result, _update_return_values(request.get("ReturnValues") or "NONE", update, result))
 
 

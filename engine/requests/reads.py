@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ..engine import Engine
+from ..engine import Engine, segment_range
 from ..errors import ValidationException
 from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
-from ..expressions.projection import project
-from ..keys import key_hash
 from ..types import comparable, copy_item, type_of
-from ..engine import segment_range
 from . import legacy, shapes
-from .common import ENVELOPE_PREFIX, Expressions, return_capacity, table_name
+from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaped, table_name
 
 START_KEY_INVALID = "The provided starting key is invalid"
 
@@ -114,11 +111,12 @@ def _key_atom(atom):
     raise ValidationException("Query key condition not supported")
 
 
-def _check_filter_keys(condition, key) -> None:
+def _check_filter_keys(condition, key, member: str = "Filter Expression") -> None:
+    """A Query filter may not name a key attribute of the queried schema (item-api §3.9)."""
     for name in _condition_names(condition):
         if name in key.names:
             raise ValidationException(
-                f"Filter Expression can only contain non-primary key attributes: Primary key attribute: {name}")
+                f"{member} can only contain non-primary key attributes: Primary key attribute: {name}")
 
 
 def _condition_names(node):
@@ -210,8 +208,7 @@ def _check_scan_start(table, index, start: dict, segment: int, total: int) -> No
 def _respond(request: dict, page, paths, table, index) -> dict:
     response = {"Count": len(page.items), "ScannedCount": page.scanned}
     if request.get("Select") != "COUNT":
-        response["Items"] = [project(item, paths) if paths is not None else copy_item(item)
-                             for item in page.items]
+        response["Items"] = [shaped(item, paths) for item in page.items]
     if page.last_key is not None:
         response["LastEvaluatedKey"] = copy_item(page.last_key)
     return return_capacity(response, page.consumed, request)
@@ -234,7 +231,7 @@ def query(engine: Engine, request: dict) -> dict:
     table, index = _resolve_index(engine, request)
     key = table.source(index)[2]
     hash_value, sort_condition = _key_conditions(key_condition, key)
-    _check_filter_keys(filter_, key)
+    _check_filter_keys(filter_, key, "QueryFilter" if "QueryFilter" in request else "Filter Expression")
     start = request.get("ExclusiveStartKey")
     if start is not None:
         _check_start_key(table, index, start)

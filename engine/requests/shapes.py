@@ -16,13 +16,15 @@ pass checks too (``engine.requests.wire``).
 
 from __future__ import annotations
 
+import functools
+
 from .. import limits
 from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
                         ENGINE_VALUE, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
                         RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
                         RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, check_types, integer,
-                        list_of, map_of, string, structure, validate)
-from ..errors import ValidationException
+                        list_of, map_of, string, structure, validate, violations)
+from ..errors import SerializationException, ValidationException
 from ..expressions.model import Path
 from ..table_requests import resolve_table_name
 from ..types import item_size, utf8_len
@@ -38,16 +40,18 @@ TOO_MANY_BATCH_GETS = "Too many items requested for the BatchGetItem call"
 # INF: the spec gives no text for > 25 writes spread over several tables; worded like BatchGetItem's.
 TOO_MANY_BATCH_WRITES = "Too many items requested for the BatchWriteItem call"
 
+ITEM_SIZE = "\0ItemSize"  # where _put_item leaves the size it computed (not a DynamoDB member)
 TABLE_NAME = string(required=True, pattern=NAME_PATTERN, min_len=3, max_len=255)
 _TABLE_KEY = string(pattern=NAME_PATTERN, min_len=3, max_len=255)  # RequestItems map keys
 _INDEX_NAME = string(pattern=NAME_PATTERN, min_len=3, max_len=255)
 _TOKEN = string(min_len=1, max_len=36)
 
 
-def _item_shapes(value: dict) -> dict[str, dict]:
-    """Every item operation's input shape, over attribute values of shape ``value``."""
+def _item_shapes(value: dict, item: dict) -> dict[str, dict]:
+    """Every item operation's input shape, over attribute values of shape ``value``
+    and items / keys of shape ``item``."""
     attributes = map_of(string(), value)
-    required_map = dict(attributes, required=True)
+    required_map = dict(item, required=True)
     names = map_of(string(), string())
     condition = structure({
         "AttributeValueList": list_of(value),
@@ -147,8 +151,11 @@ def _item_shapes(value: dict) -> dict[str, dict]:
     }
 
 
-SHAPES = _item_shapes(ENGINE_VALUE)
-WIRE_SHAPES = _item_shapes(ATTRIBUTE_VALUE)
+# why: an engine-valued Item or Key has nothing the envelope could refuse (its
+# names and values are checked in phase 5), so it is taken whole: PutItem and
+# GetItem stay cheap.
+SHAPES = _item_shapes(ENGINE_VALUE, ENGINE_VALUE)
+WIRE_SHAPES = _item_shapes(ATTRIBUTE_VALUE, map_of(string(), ATTRIBUTE_VALUE))
 TRANSACT_WRITE_KINDS = ("ConditionCheck", "Put", "Delete", "Update")
 
 
@@ -188,16 +195,20 @@ def check_attribute_name(name) -> None:
         raise ValidationException(ATTRIBUTE_NAME_TOO_LARGE)
 
 
-def check_item(item: dict) -> None:
-    """Attribute names of an item to write, then its size (item-api §2.1 step 5)."""
+def check_item(item) -> int:
+    """Attribute names of an item to write, then its size (item-api §2.1 step 5); the size."""
+    if not isinstance(item, dict):
+        raise SerializationException("Unexpected field type")  # a map was expected
     for name in item:
         check_attribute_name(name)
-    if item_size(item) > limits.MAX_ITEM_BYTES:
+    size = item_size(item)
+    if size > limits.MAX_ITEM_BYTES:
         raise ValidationException(ITEM_TOO_LARGE)
+    return size
 
 
 def _put_item(request: dict) -> None:
-    check_item(request["Item"])
+    request[ITEM_SIZE] = check_item(request["Item"])
     _return_values(request)
 
 
@@ -299,16 +310,53 @@ MEMBER_CHECKS = {
 
 # ----------------------------------------------------------------- entry points
 
+@functools.lru_cache(maxsize=2048)
+def _pruned(operation: str, wire: bool, present: frozenset) -> dict:
+    """``operation``'s shape reduced to the members a request has, and the required ones.
+
+    why: absent optional members cannot violate anything, nor can a TableName
+    already found valid; walking only the others keeps the envelope off the
+    profile of point operations. The member order (the envelope's item
+    order) is kept.
+    """
+    shape = (WIRE_SHAPES if wire else SHAPES)[operation]
+    members = {name: member for name, member in shape["members"].items()
+               if name in present or member.get("required")}
+    if _VALID_NAME in present:
+        del members["TableName"]
+    return dict(shape, members=members)
+
+
+_VALID_NAME = "\0ValidTableName"  # marks, in the set of present members, a TableName known valid
+
+
+@functools.lru_cache(maxsize=4096)
+def _valid_table_name(name) -> bool:
+    return not violations({"TableName": name}, _TABLE_NAME_ONLY)
+
+
+_TABLE_NAME_ONLY = structure({"TableName": TABLE_NAME})
+
+
+def _present(request: dict) -> frozenset:
+    name = request.get("TableName")
+    if isinstance(name, str) and _valid_table_name(name):
+        return frozenset((*request, _VALID_NAME))
+    return frozenset(request)
+
+
 def check_envelope(operation: str, request, shapes: dict = SHAPES) -> dict:
     """Phases 2 and 4 of ``operation``: JSON types, then the constraint envelope.
 
     Returns the normalised request: unknown and null members dropped, boolean
     strings coerced (``envelope.check_types``), table ARNs resolved to names.
     """
-    shape = shapes[operation]
-    checked = check_types(request, shape)
+    wire = shapes is WIRE_SHAPES
+    if not isinstance(request, dict):
+        return check_types(request, shapes[operation])  # raises
+    checked = check_types(request, _pruned(operation, wire, frozenset(request)))
     _RESOLVERS.get(operation, _resolve_top)(checked)
-    validate(checked, shape)
+    validate(checked, _pruned(operation, wire, _present(checked)))
     return checked
 
 

@@ -17,6 +17,8 @@ import pytest
 from partiql.engine import Engine
 from partiql.engine.types import from_python, item_size
 
+from .helpers import definitions, key_schema
+
 HA = {"pk": "a", "n": 5, "s": "str", "ss": {"a", "b", "c"}, "m": {"sub": "x"}, "l": ["a", "b"],
       "nul": None, "flag": True}
 HB = {"pk": "b", "n": 10, "s": "other"}
@@ -36,14 +38,10 @@ X_ITEMS = [
 
 
 def _s(*names):
-    return [{"AttributeName": name, "AttributeType": "S"} for name in names]
+    return definitions(**dict.fromkeys(names, "S"))
 
 
-def _key(hash_name, range_name=None):
-    out = [{"AttributeName": hash_name, "KeyType": "HASH"}]
-    if range_name:
-        out.append({"AttributeName": range_name, "KeyType": "RANGE"})
-    return out
+_key = key_schema
 
 
 def _index(name, hash_name, range_name=None, projection="ALL", include=()):

@@ -24,17 +24,19 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.requests.wire import wire_call
 from partiql.engine.types import item_to_wire
 
+from .helpers import definitions, key_schema, reasons
+
 H, HR, IDX, NN = "Hash", "HashRange", "Indexed", "Numbers"
 WIRE_SERVER = "HTTP transport (target header, JSON body, response headers) belongs to the wire-server issue"
 TTL_STREAMS = "TTL/Streams not implemented"
 
 
 def _attrs(*pairs) -> list:
-    return [{"AttributeName": name, "AttributeType": kind} for name, kind in pairs]
+    return definitions(**dict(pairs))
 
 
 def _keys(*names) -> list:
-    return [{"AttributeName": name, "KeyType": kind} for name, kind in zip(names, ("HASH", "RANGE"))]
+    return key_schema(*names)
 
 
 ON_DEMAND = {"BillingMode": "PAY_PER_REQUEST"}
@@ -636,18 +638,9 @@ def _check_error(error: DynamoDBError, expected: Raises) -> None:
     if expected.body is not None:
         assert error.to_wire() == expected.body
     if expected.reasons is not None:
-        assert [_reason(reason) for reason in error.reasons] == expected.reasons
+        assert reasons(error, item_to_wire) == expected.reasons
     if expected.item is not None:
         assert _wire_item(error.item) == (expected.item or None)
-
-
-def _reason(reason) -> dict:
-    out = {"Code": reason.code}
-    if reason.message is not None:
-        out["Message"] = reason.message
-    if reason.item is not None:
-        out["Item"] = item_to_wire(reason.item)
-    return out
 
 
 def run_step(engine: Engine, current: Step):

@@ -16,25 +16,16 @@ from partiql.engine import Engine, limits
 from partiql.engine.errors import ValidationException
 from partiql.engine.types import from_python, item_size
 
+from .helpers import create, definitions, key_schema
+
 HASH_SPACE = 1 << 64
 
 
-def _defs(**types):
-    return [{"AttributeName": name, "AttributeType": kind} for name, kind in types.items()]
-
-
-def _key(hash_name, range_name=None):
-    out = [{"AttributeName": hash_name, "KeyType": "HASH"}]
-    if range_name:
-        out.append({"AttributeName": range_name, "KeyType": "RANGE"})
-    return out
+_defs, _key = definitions, key_schema
 
 
 def _table(db, name="Tab", range_name=None, types=None, **extra):
-    types = types or {"pk": "S", **({range_name: "S"} if range_name else {})}
-    extra.setdefault("BillingMode", "PAY_PER_REQUEST")
-    return db.create_table(TableName=name, AttributeDefinitions=_defs(**types), KeySchema=_key("pk", range_name),
-                           **extra)["TableDescription"]
+    return create(db, name, "pk", range_name, types, **extra)
 
 
 def _provisioned(read, write):

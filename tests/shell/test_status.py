@@ -6,7 +6,7 @@ import pytest
 
 from partiql.engine.capacity import Consumed
 from partiql.result import ConsumedCapacity, PlanSummary, Result
-from partiql.shell.status import Run, capacity_text, duration, status_fragments
+from partiql.shell.status import Run, capacity_text, duration, status_fragments, units
 
 
 def consumed(table=0.0, write=0.0, **indexes):
@@ -72,3 +72,8 @@ def test_duration(seconds, expected):
 
 def test_capacity_text_of_nothing():
     assert capacity_text(ConsumedCapacity()) == "0 RCU"
+
+
+@pytest.mark.parametrize("value, expected", [(1.0, "1"), (0.5, "0.5"), (0, "0"), (1234567.5, "1234567.5")])
+def test_units(value, expected):
+    assert units(value) == expected
