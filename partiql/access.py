@@ -24,6 +24,7 @@ MAX_BRANCHES = 4096  # DNF growth bound; beyond it the statement could never be 
 TOO_MANY = "Too many decomposed read operations for a given query."
 OVERLAP = "Overlapping conditions with range keys are not supported in where clause"
 SORT_OPS = ("=", "<", "<=", ">", ">=")
+PREFIX_TYPES = ("S", "B")
 _FLIP = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
@@ -45,10 +46,18 @@ class Branch:
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """The WHERE of a SELECT, analysed against a key schema (table or index)."""
+    """The WHERE of a SELECT, analysed against a key schema (table or index).
+
+    ``typed`` lists every key condition's (attribute, operand) whose value
+    must have the key's type (spec §3.1 step 6, Scan plans included);
+    ``too_many`` marks a decomposition beyond 50 reads, reported only after
+    those type checks (step 6 comes before step 8).
+    """
 
     branches: tuple  # of Branch; empty when the statement is a Scan
     scan: bool
+    typed: tuple = ()
+    too_many: bool = False
 
 
 def dnf(condition) -> list[tuple]:
@@ -102,7 +111,9 @@ def _key_atom(atom, key: KeySchema):
             return name, ("BETWEEN", atom.low, atom.high)
     if isinstance(atom, m.Call) and atom.name == "begins_with":
         name = _key_path(atom.args[0], names)
-        if name and _is_value(atom.args[1]):
+        # INF: begins_with is a key condition only on an S or B key (as in a
+        # KeyConditionExpression); on an N sort key it stays a filter (false).
+        if name and _is_value(atom.args[1]) and key.types[name] in PREFIX_TYPES:
             return name, ("BEGINS_WITH", atom.args[1])
     return None
 
@@ -139,12 +150,26 @@ def analyse(where, key: KeySchema) -> Analysis:
     """Decide decomposed key reads or a Scan for a WHERE over ``key`` (None: no WHERE)."""
     if where is None:
         return Analysis((), True)
-    branches = [_branch(atoms, key) for atoms in dnf(expand_in(where, key.names))]
+    conjunctions = dnf(expand_in(where, key.names))
+    typed = _typed_operands(conjunctions, key)
+    branches = [_branch(atoms, key) for atoms in conjunctions]
     if any(branch is None for branch in branches):
-        return Analysis((), True)
-    if len(branches) > MAX_DECOMPOSED_READS:
-        raise ValidationException(TOO_MANY)
-    return Analysis(tuple(branches), False)
+        return Analysis((), True, typed)
+    return Analysis(tuple(branches), False, typed, len(branches) > MAX_DECOMPOSED_READS)
+
+
+def _typed_operands(conjunctions, key: KeySchema) -> tuple:
+    """(attribute, operand) of every key condition: partition-key equalities, sort-key conditions."""
+    found = []
+    for atoms in conjunctions:
+        for atom in atoms:
+            extracted = _key_atom(atom, key)
+            if not extracted:
+                continue
+            name, (op, *operands) = extracted
+            if name == key.range_name or op == "=":
+                found.extend((name, operand) for operand in operands)
+    return tuple(found)
 
 
 # ------------------------------------------------------------ per execution
@@ -158,29 +183,28 @@ class KeyRead:
     residual: object  # a model condition or None
 
 
-def _type_mismatch(name: str) -> ValidationException:
-    return ValidationException(
-        f"Key attribute's data type should match its data type in table's schema: Key {name}")
+KEY_TYPES = ("S", "N", "B")
+
+
+def check_key_value(name: str, value, expected: str) -> None:
+    """A key condition's or key attribute's value must be S, N or B, of the schema's type (§5.4)."""
+    actual = type_of(value)
+    if actual == expected:
+        return
+    if actual not in KEY_TYPES:
+        # INF: DynamoDB's translator names the value's type tag (BOOL, NULL, L, M, SS …).
+        raise ValidationException(f"Key value must be of type S, N, or B. Key name: {name}, Key type: {actual}")
+    raise ValidationException(f"Key attribute's data type should match its data type in table's schema: Key {name}")
 
 
 def _value(operand, params):
     return params[operand.index] if isinstance(operand, Param) else operand.value
 
 
-def check_key_types(where, key: KeySchema, params) -> None:
+def check_key_types(analysis: Analysis, key: KeySchema, params) -> None:
     """Every key condition's value must have the key's type (also in Scan plans, §3.1 step 6)."""
-    if where is None:
-        return
-    for atoms in dnf(expand_in(where, key.names)):
-        for atom in atoms:
-            found = _key_atom(atom, key)
-            if not found:
-                continue
-            name, (op, *operands) = found
-            if name == key.range_name or op == "=":
-                for operand in operands:
-                    if type_of(_value(operand, params)) != key.types[name]:
-                        raise _type_mismatch(name)
+    for name, operand in analysis.typed:
+        check_key_value(name, _value(operand, params), key.types[name])
 
 
 def reads(analysis: Analysis, key: KeySchema, params) -> tuple[list[KeyRead], bool]:
@@ -188,10 +212,12 @@ def reads(analysis: Analysis, key: KeySchema, params) -> tuple[list[KeyRead], bo
 
     A branch whose partition-key equalities disagree can match nothing and is
     dropped [INF]. Branches on one partition value must not overlap in sort
-    range (else OVERLAP), unless one of them touches the sort key only under
+    range (else OVERLAP), unless some branch touches the sort key only under
     NOT / <>, in which case the caller runs one Query per distinct partition
     value with the whole WHERE as filter (A6).
     """
+    if analysis.too_many:
+        raise ValidationException(TOO_MANY)
     bound = []
     for branch in analysis.branches:
         values = [_value(operand, params) for operand in branch.hash_operands]
@@ -202,13 +228,20 @@ def reads(analysis: Analysis, key: KeySchema, params) -> tuple[list[KeyRead], bo
             sort = (branch.sort[0], *(_value(o, params) for o in branch.sort[1:]))
         residual = m.conjunction(bind(branch.residual, params))
         bound.append((KeyRead(values[0], sort, residual), branch.loose_sort))
-    for i, (left, left_loose) in enumerate(bound):
-        for right, right_loose in bound[i + 1:]:
-            if values_equal(left.hash_value, right.hash_value) and _ranges_overlap(left.sort, right.sort):
-                if left_loose or right_loose:
-                    return _distinct_partitions(bound), True
-                raise ValidationException(OVERLAP)
+    if _any_overlap([read for read, _ in bound]):
+        if any(loose for _, loose in bound):
+            return _distinct_partitions(bound), True
+        raise ValidationException(OVERLAP)
     return [read for read, _ in bound], False
+
+
+def _any_overlap(key_reads: list) -> bool:
+    """Whether two reads of one partition value have intersecting sort-key ranges."""
+    for i, left in enumerate(key_reads):
+        for right in key_reads[i + 1:]:
+            if values_equal(left.hash_value, right.hash_value) and _ranges_overlap(left.sort, right.sort):
+                return True
+    return False
 
 
 def _distinct_partitions(bound) -> list[KeyRead]:
@@ -220,28 +253,40 @@ def _distinct_partitions(bound) -> list[KeyRead]:
     return out
 
 
-_TOP = "\U0010ffff"
+_BOUNDS = {  # op -> (value, value2) -> (low, low inclusive, high, high inclusive)
+    "=": lambda v, w: (v, True, v, True),
+    "<": lambda v, w: (None, True, v, False),
+    "<=": lambda v, w: (None, True, v, True),
+    ">": lambda v, w: (v, False, None, True),
+    ">=": lambda v, w: (v, True, None, True),
+    "BETWEEN": lambda v, w: (v, True, w, True),
+    "BEGINS_WITH": lambda v, w: (v, True, _prefix_end(v), False),
+}
 
 
-def _interval(sort):
+def interval(sort):
     """(low, low_inclusive, high, high_inclusive) of a sort condition; None bounds are open."""
     if sort is None:
         return None, True, None, True
-    op, value = sort[0], sort[1]
-    return {
-        "=": (value, True, value, True),
-        "<": (None, True, value, False),
-        "<=": (None, True, value, True),
-        ">": (value, False, None, True),
-        ">=": (value, True, None, True),
-        "BETWEEN": (value, True, sort[2] if len(sort) > 2 else value, True),
-        "BEGINS_WITH": (value, True, value + (_TOP if isinstance(value, str) else b"\xff" * 8), True),
-    }[op]
+    return _BOUNDS[sort[0]](sort[1], sort[2] if len(sort) > 2 else sort[1])
+
+
+def _prefix_end(prefix):
+    """The least S or B value above every value that starts with ``prefix`` (None: no bound)."""
+    top = 0x10FFFF if isinstance(prefix, str) else 0xFF
+    while prefix:
+        last = prefix[-1] if isinstance(prefix, str) else prefix[-1:]
+        code = ord(last)
+        if code < top:
+            successor = chr(code + 1) if isinstance(prefix, str) else bytes((code + 1,))
+            return prefix[:-1] + successor
+        prefix = prefix[:-1]
+    return None
 
 
 def _ranges_overlap(a, b) -> bool:
-    a_low, a_low_in, a_high, a_high_in = _interval(a)
-    b_low, b_low_in, b_high, b_high_in = _interval(b)
+    a_low, a_low_in, a_high, a_high_in = interval(a)
+    b_low, b_low_in, b_high, b_high_in = interval(b)
     return not (_before(a_high, a_high_in, b_low, b_low_in) or _before(b_high, b_high_in, a_low, a_low_in))
 
 

@@ -9,34 +9,19 @@ dict, set); results carry Python values too.
 
 from __future__ import annotations
 
-import functools
 import os
 from typing import Iterator, Sequence
 
 from partiql.engine import Engine
-from partiql.engine.errors import (CancellationReason, DynamoDBError, TransactionCanceledException,
-                                   ValidationException)
 from partiql.engine.limits import Limits
 from partiql.engine.storage import open_storage
 from partiql.engine.types import from_python
 
-from . import ast
-from .executor import Executor
-from .parser import parse, parse_dml
-from .planner import (ExistsTemplate, ExplainTemplate, InsertTemplate, SelectTemplate, TableTemplate,
-                      WriteTemplate, plan)
-from .result import ConsumedCapacity, PlanSummary, Result
+from .errors import ScanRefused  # noqa: F401  (re-exported: partiql.ScanRefused)
+from .result import PlanSummary, Result
 from .statements import StatementRunner
 
 SCAN_POLICIES = ("allow", "warn", "deny")
-
-
-class ScanRefused(ValidationException):
-    """The connection's scan policy is "deny" and the statement would be a full Scan."""
-
-    @property
-    def code(self) -> str:
-        return "ValidationException"
 
 
 def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",

@@ -241,23 +241,28 @@ def _decide_is(subject, kind: str):
     return TRUE if type_of(subject.value) == IS_TYPES[kind] else FALSE
 
 
-def check_param_types(node, params) -> None:
-    """Ordering operators refuse unorderable parameter values (as literals are refused)."""
+def ordered_params(node) -> tuple:
+    """(operator, Param) of every ``?`` an ordering operator or BETWEEN compares, found once per plan."""
+    found = []
     if isinstance(node, m.Comparison) and node.op in m.ORDERING_COMPARATORS:
-        _check_sides(node.op, (node.left, node.right), params)
+        found.extend((node.op, side) for side in (node.left, node.right) if isinstance(side, Param))
     elif isinstance(node, m.Between):
-        _check_sides("BETWEEN", (node.subject, node.low, node.high), params)
+        found.extend(("BETWEEN", side) for side in (node.subject, node.low, node.high) if isinstance(side, Param))
     if isinstance(node, tuple):
         for child in node:
-            check_param_types(child, params)
+            found.extend(ordered_params(child))
     elif hasattr(node, "_fields") and not isinstance(node, (m.Value, m.Path, Param)):
         for name in node._fields:
-            check_param_types(getattr(node, name), params)
+            found.extend(ordered_params(getattr(node, name)))
+    return tuple(found)
 
 
-def _check_sides(op: str, sides, params) -> None:
-    for side in sides:
-        if isinstance(side, Param):
-            tag = type_of(params[side.index])
-            if tag in _UNORDERED_TYPES:
-                raise operand_type_error(op, tag)
+def check_param_types(pairs: tuple, params) -> None:
+    """Ordering operators refuse unorderable parameter values (as literals are refused).
+
+    ``pairs`` is what ``ordered_params`` found in the condition.
+    """
+    for op, param in pairs:
+        tag = type_of(params[param.index])
+        if tag in _UNORDERED_TYPES:
+            raise operand_type_error(op, tag)

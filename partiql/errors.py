@@ -57,6 +57,15 @@ class StatementError(ValidationException):
         return cls(text, line=span.line, column=span.column, length=span.length)
 
 
+class ScanRefused(ValidationException):
+    """The connection's scan policy is "deny" and the statement would be a full Scan."""
+
+    @property
+    def code(self) -> str:
+        """A ValidationException on the wire, as an IAM-style refusal would be."""
+        return "ValidationException"
+
+
 def position_suffix(span: Span) -> str:
     """DynamoDB's source-position suffix: `` at line:column:length``."""
     return f" at {span.line}:{span.column}:{span.length}"

@@ -10,29 +10,31 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
+import os
 import time
 
-from partiql.engine.capacity import Consumed
 from partiql.engine.engine import Engine, WriteAction, per_table
-from partiql.engine.errors import (ConditionalCheckFailedException, DuplicateItemException,
+from partiql.engine.errors import (ConditionalCheckFailedException, DuplicateItemException, DynamoDBError,
                                    ValidationException)
 from partiql.engine.expressions import model as m
 from partiql.engine.expressions.evaluate import compile_condition, matches, resolve
 from partiql.engine.expressions.update import updated_values
 from partiql.engine.keys import check_key_sizes
-from partiql.engine.types import MISSING, copy_item, copy_value, from_wire, to_wire, type_of
+from partiql.engine.types import (MISSING, copy_item, copy_value, from_wire, item_size, nesting_problem, to_wire,
+                                  values_equal)
 
 from . import plan as p
-from .access import check_key_types, reads
+from .access import check_key_types, check_key_value, interval, reads
 from .conditions import Param, bind, check_param_types
 from .literals import item_value
-from .planner import (ExistsTemplate, ExplainTemplate, InsertTemplate, SelectTemplate, TableTemplate,
-                      WriteTemplate)
+from .planner import ExistsTemplate, InsertTemplate, SelectTemplate, WriteTemplate
 from .result import ConsumedCapacity, PlanSummary, Result
 
 TOKEN_LIFETIME = 3600
-MAX_PAGE_READS = 50
+PARAMETER_TOO_DEEP = ("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+                      "beyond supported limit")
 
 
 def _consumed(units: list) -> ConsumedCapacity:
@@ -40,28 +42,46 @@ def _consumed(units: list) -> ConsumedCapacity:
 
 
 # ------------------------------------------------------------------ NextToken
+# A token is base64(JSON body) "." HMAC: the body records the statement and
+# parameters' fingerprint, the sub-read to resume and its exclusive start key.
+# The MAC makes tokens opaque like DynamoDB's: any edited token is invalid.
+
+_TOKEN_SECRET = os.urandom(16)
+MAX_TOKEN_LENGTH = 32768
+
 
 def _fingerprint(statement: str, params) -> str:
     text = json.dumps([statement, [to_wire(v) for v in params]], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
+def _mac(payload: bytes) -> str:
+    return hmac.new(_TOKEN_SECRET, payload, hashlib.sha256).hexdigest()[:24]
+
+
 def make_token(statement: str, params, read: int, last_key: dict | None) -> str:
+    """A NextToken resuming ``statement`` with ``params`` at sub-read ``read`` after ``last_key``."""
     body = {"f": _fingerprint(statement, params), "r": read, "t": int(time.time()),
             "k": None if last_key is None else {k: to_wire(v) for k, v in last_key.items()}}
-    return base64.urlsafe_b64encode(json.dumps(body).encode()).decode()
+    payload = json.dumps(body, sort_keys=True).encode()
+    return f"{base64.urlsafe_b64encode(payload).decode()}.{_mac(payload)}"
 
 
 def read_token(token: str, statement: str, params) -> tuple[int, dict | None]:
     """(read index, exclusive start key) of a NextToken; DynamoDB's errors otherwise."""
-    if len(token) > 32768:
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        bound = f"less than or equal to {MAX_TOKEN_LENGTH}" if token else "greater than or equal to 1"
         raise ValidationException("1 validation error detected: Value at 'nextToken' failed to satisfy "
-                                  "constraint: Member must have length less than or equal to 32768")
+                                  f"constraint: Member must have length {bound}")
     try:
-        body = json.loads(base64.urlsafe_b64decode(token.encode()))
+        encoded, mac = token.split(".")
+        payload = base64.b64decode(encoded.encode(), altchars=b"-_", validate=True)
+        if not hmac.compare_digest(mac, _mac(payload)):
+            raise ValueError("forged")
+        body = json.loads(payload)
         fingerprint, read, issued, key = body["f"], int(body["r"]), body["t"], body["k"]
         key = None if key is None else {k: from_wire(v) for k, v in key.items()}
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, DynamoDBError):
         raise ValidationException("Invalid NextToken") from None
     if fingerprint != _fingerprint(statement, params):
         raise ValidationException("NextToken does not match request")
@@ -84,36 +104,80 @@ def project(item: dict, projection) -> dict:
     return out
 
 
+MULTI_HASH_ORDER = ("Must have hash key in ORDER BY clause when more than one hash key condition specified in "
+                    "WHERE clause.")
+
+
+def _bound(condition, params):
+    return None if condition is None else bind(condition, params)
+
+
+def _check_late(template: SelectTemplate, key_reads: list) -> None:
+    """The planner's deferred refusals, and ORDER BY over several partition values."""
+    if template.deferred:
+        raise ValidationException(template.deferred[0])
+    if template.order and template.key.hash_name not in dict(template.order):
+        values = []
+        for read in key_reads:
+            if not any(values_equal(read.hash_value, seen) for seen in values):
+                values.append(read.hash_value)
+        if len(values) > 1:
+            raise ValidationException(MULTI_HASH_ORDER)
+
+
+def ordered_reads(template: SelectTemplate, key_reads: list) -> list:
+    """Decomposed reads in result order (A5).
+
+    Without ORDER BY: as the statement names them. With it: by partition
+    value, then by sort-key range, each in its own direction; the ranges of
+    one partition are disjoint (else OVERLAP), so their lower bounds order them.
+    """
+    if not template.order or len(key_reads) < 2:
+        return key_reads
+    order = dict(template.order)
+    by_sort = sorted(key_reads, key=_range_start, reverse=order.get(template.key.range_name, False))
+    return sorted(by_sort, key=lambda read: read.hash_value, reverse=order.get(template.key.hash_name, False))
+
+
+def _range_start(read) -> tuple:
+    low, inclusive = interval(read.sort)[:2]
+    return (0,) if low is None else (1, low, not inclusive)  # `> v` starts after `= v`
+
+
 class Executor:
     """Runs templates against one engine."""
 
     def __init__(self, engine: Engine):
         self.engine = engine
 
+    @property
+    def page_bytes(self) -> int:
+        """Evaluated bytes that end a page (1 MB; engines built for tests may lower it)."""
+        return self.engine.limits.page_bytes
+
     # --------------------------------------------------------------- SELECT
     def select_ops(self, template: SelectTemplate, params, consistent: bool) -> tuple[list, bool]:
-        """The bound DynamoDB calls of a SELECT, and whether it is a full scan."""
+        """The bound DynamoDB calls of a SELECT, and whether it is a full scan.
+
+        Checks run in DynamoDB's order (spec §3.1, §8.3): parameter operand
+        types, key types, decomposition count and overlap, ORDER BY, index
+        projections, then ConsistentRead on a GSI.
+        """
+        check_param_types(template.ordered, params)
+        check_key_types(template.analysis, template.key, params)
+        key_reads, fallback = ([], False) if template.analysis.scan else reads(template.analysis, template.key,
+                                                                             params)
+        _check_late(template, key_reads)
         if consistent and template.index is not None and template.index.is_global:
             raise ValidationException("Strongly consistent read is not supported on Global Secondary Indexes")
-        check_param_types(template.where, params)
-        check_key_types(template.where, template.key, params)
         projection = None if template.projection is None else tuple(path for _, path in template.projection)
-        where = bind(template.where, params) if template.where is not None else None
         if template.analysis.scan:
-            return [p.Scan(template.table, template.index_name, where, projection, consistent)], True
-        key_reads, fallback = reads(template.analysis, template.key, params)
-        key_reads = self._ordered(template, key_reads)
+            return [p.Scan(template.table, template.index_name, _bound(template.where, params), projection,
+                           consistent)], True
+        where = _bound(template.where, params) if fallback else None
         ops = [self._key_op(template, read, where if fallback else read.residual, projection, consistent)
-               for read in key_reads]
+               for read in ordered_reads(template, key_reads)]
         return ops, False
-
-    @staticmethod
-    def _ordered(template: SelectTemplate, key_reads: list) -> list:
-        order = dict(template.order)
-        hash_desc = order.get(template.key.hash_name)
-        if hash_desc is None or len(key_reads) < 2:
-            return key_reads
-        return sorted(key_reads, key=lambda read: read.hash_value, reverse=hash_desc)
 
     @staticmethod
     def _key_op(template: SelectTemplate, read, residual, projection, consistent):
@@ -138,7 +202,7 @@ class Executor:
         for position in range(start_read, len(ops)):
             op = ops[position]
             page_items, page_scanned, last_key, consumed, page_bytes = self._run_read(
-                template, op, start_key if position == start_read else None, remaining)
+                template, op, start_key if position == start_read else None, remaining, len(ops) > 1)
             start_key = None
             items.extend(page_items)
             scanned += page_scanned
@@ -149,20 +213,25 @@ class Executor:
             if last_key is not None:
                 token = make_token(statement, params, position, last_key)
                 break
-            if remaining is not None and remaining <= 0 and position + 1 < len(ops):
+            more = position + 1 < len(ops)
+            if more and ((remaining is not None and remaining <= 0) or evaluated_bytes >= self.page_bytes):
                 token = make_token(statement, params, position + 1, None)
                 break
         projected = [project(item, template.projection) for item in items]
         summary = self.summary(template, ops, scan)
         return Result(projected, len(projected), scanned, token, _consumed(units), summary)
 
-    def _run_read(self, template: SelectTemplate, op, start_key, limit):
+    def _run_read(self, template: SelectTemplate, op, start_key, limit, sized: bool = False):
+        """One read: (items, scanned, last key, capacity, evaluated bytes; a point read's only if ``sized``)."""
         if isinstance(op, p.GetItem):
-            key = tuple(op.key[name] for name in template.table_key.names)
+            table_key = template.table_key
+            key = (op.key[table_key.hash_name], op.key.get(table_key.range_name))
             item, consumed = self.engine.get(op.table, key, op.consistent)
+            size = item_size(item) if item is not None and sized else 0
             if item is not None and op.filter is not None and not matches(op.filter, item):
                 item = None
-            return ([item] if item is not None else []), 1, None, consumed, 0
+            # INF: a point read counts as one evaluated item toward Limit, found or not.
+            return ([item] if item is not None else []), 1, None, consumed, size
         fn = compile_condition(op.filter) if op.filter is not None else None
         if isinstance(op, p.Query):
             page = self.engine.query_page(op.table, op.index, op.hash_value, op.sort, forward=op.forward,
@@ -192,14 +261,14 @@ class Executor:
     # ---------------------------------------------------------------- writes
     def insert_action(self, template: InsertTemplate, params) -> WriteAction:
         item = item_value(template.item, params)
+        if any(nesting_problem(item[name]) for name in template.parameter_names):
+            raise ValidationException(PARAMETER_TOO_DEEP)
         key = template.key
         for name in key.names:
             if name not in item:
                 raise ValidationException(
                     f"One or more parameter values were invalid: Missing the key {name} in the item")
-            if type_of(item[name]) != key.types[name]:
-                raise ValidationException(
-                    f"Key attribute's data type should match its data type in table's schema: Key {name}")
+            check_key_value(name, item[name], key.types[name])
         condition = m.Call("attribute_not_exists", (m.Path((key.hash_name,)),))
         return WriteAction("Put", template.table, item=item, condition=condition,
                            failure=("DuplicateItem", "Duplicate primary key exists in table"))
@@ -212,9 +281,7 @@ class Executor:
             if any(value != bound[0] or type(value) is not type(bound[0]) for value in bound[1:]):
                 raise ValidationException(f"Multiple conditions on same key {name}. Only single item "
                                           "Update/Insert/Delete are supported")
-            if type_of(bound[0]) != template.key.types[name]:
-                raise ValidationException(
-                    f"Key attribute's data type should match its data type in table's schema: Key {name}")
+            check_key_value(name, bound[0], template.key.types[name])
             if type(bound[0]) in (str, bytes) and not bound[0]:
                 raise ValidationException(
                     "One or more parameter values are not valid. The AttributeValue for a key attribute "
@@ -226,8 +293,8 @@ class Executor:
 
     def write_action(self, template: WriteTemplate, params, return_old: bool = False) -> WriteAction:
         key = self.key_values(template, params)
-        check_param_types(template.condition, params)
-        rest = bind(template.condition, params) if template.condition is not None else None
+        check_param_types(template.ordered, params)
+        rest = _bound(template.condition, params)
         hash_path = m.Path((template.key.hash_name,))
         if template.kind == "Update":
             # UPDATE never upserts: the item must exist (spec §2.5).

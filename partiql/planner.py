@@ -19,7 +19,8 @@ from partiql.engine.schema import IndexSpec, KeySchema
 from . import ast
 from .access import Analysis, analyse
 from .checks import check_statement, projected_name
-from .conditions import Param, action, condition, operand, path
+from .conditions import Param, action, condition, ordered_params, path
+from .literals import is_literal
 
 NOT_FOUND = "Requested resource not found"
 NO_KEY = "Where clause does not contain a mandatory equality on all key attributes"
@@ -38,6 +39,11 @@ class SelectTemplate:
     projection: tuple | None  # ((flat name, model Path), …) or None for *
     order: tuple = ()  # ((attribute, descending), …)
     reach_back: bool = False
+    ordered: tuple = ()  # ordering comparisons' `?` (conditions.ordered_params)
+    # Refusals found while planning that DynamoDB reports only after the
+    # value-dependent key checks (spec §3.1 step 10, §8.3 steps 5-6): the
+    # executor raises the first of them once the keys have passed.
+    deferred: tuple = ()
 
     @property
     def index_name(self) -> str | None:
@@ -49,6 +55,7 @@ class InsertTemplate:
     table: str
     key: KeySchema
     item: ast.TupleLit
+    parameter_names: tuple = ()  # attributes whose value is a top-level `?`
 
 
 @dataclass
@@ -62,6 +69,7 @@ class WriteTemplate:
     update: object = None  # model Update with Params
     condition: object = None  # residual WHERE (model, with Params) or None
     returning: tuple | None = None  # (status, age): ('ALL'|'MODIFIED', 'OLD'|'NEW')
+    ordered: tuple = ()  # the condition's ordering comparisons' `?` (conditions.ordered_params)
 
 
 @dataclass
@@ -126,10 +134,15 @@ def _select(stmt: ast.Select, catalog) -> SelectTemplate:
     where = condition(stmt.where) if stmt.where is not None else None
     analysis = analyse(where, key)
     projection = _projection(stmt.projection)
-    template = SelectTemplate(table.name, index, key, table.spec.key, where, analysis, projection)
-    template.order = _order_by(stmt, template)
-    if index is not None:
-        _check_index_projection(template, table.spec.key)
+    template = SelectTemplate(table.name, index, key, table.spec.key, where, analysis, projection,
+                              ordered=ordered_params(where))
+    deferred = []
+    for check in _LATE_CHECKS:
+        try:
+            check(stmt, template)
+        except ValidationException as error:
+            deferred.append(error.message)
+    template.deferred = tuple(deferred)
     return template
 
 
@@ -139,9 +152,10 @@ def _projection(projection: ast.ProjectList):
     return tuple((projected_name(item.expr), path(item.expr)) for item in projection.items)
 
 
-def _order_by(stmt: ast.Select, template: SelectTemplate) -> tuple:
+def _order_by(stmt: ast.Select, template: SelectTemplate) -> None:
+    """ORDER BY rules that need no values (several partition values: the executor's)."""
     if not stmt.order_by:
-        return ()
+        return
     if stmt.where is None:
         raise ValidationException("Must have WHERE clause in the statement when using ORDER BY clause.")
     if template.analysis.scan:
@@ -158,20 +172,23 @@ def _order_by(stmt: ast.Select, template: SelectTemplate) -> tuple:
             raise ValidationException(
                 f"Variable reference {name} in ORDER BY clause must be part of the primary key")
         order.append((name, item.direction == "DESC"))
-    hashes = {tuple(map(repr, b.hash_operands[:1])) for b in template.analysis.branches}
-    if len(hashes) > 1 and template.key.hash_name not in [name for name, _ in order]:
-        raise ValidationException("Must have hash key in ORDER BY clause when more than one hash key "
-                                  "condition specified in WHERE clause.")
-    return tuple(order)
+    template.order = tuple(order)
+
+
+# INF: the type names follow partiql-lang-kotlin's expression nodes.
+_AST_TYPES = {ast.Path: "Path", ast.Call: "NAry", ast.Binary: "NAry", ast.Unary: "NAry",
+              ast.Parameter: "Parameter"}
 
 
 def _ast_type(expr) -> str:
-    return {ast.Path: "Path", ast.Call: "Call"}.get(type(expr), type(expr).__name__)
+    return "Literal" if is_literal(expr) else _AST_TYPES.get(type(expr), "NAry")
 
 
-def _check_index_projection(template: SelectTemplate, table_key: KeySchema) -> None:
+def _check_index_projection(stmt: ast.Select, template: SelectTemplate) -> None:
     index = template.index
-    projected = index.projected_names(table_key)
+    if index is None:
+        return
+    projected = index.projected_names(template.table_key)
     if projected is None:
         return
     if template.projection is not None:
@@ -187,6 +204,10 @@ def _check_index_projection(template: SelectTemplate, table_key: KeySchema) -> N
             raise ValidationException(
                 f"One or more parameter values were invalid: Secondary index {index.name} does not "
                 f"project one or more filter attributes: [{', '.join(outside)}]")
+
+
+# Checked in this order; their refusals are deferred (see SelectTemplate.deferred).
+_LATE_CHECKS = (_order_by, _check_index_projection)
 
 
 def _filter_names(template: SelectTemplate) -> list[str]:
@@ -214,7 +235,8 @@ def _paths(node):
 
 def _insert(stmt: ast.Insert, catalog) -> InsertTemplate:
     table = _table(catalog, stmt.table.table)
-    return InsertTemplate(table.name, table.spec.key, stmt.value)
+    names = tuple(pair.key.value for pair in stmt.value.pairs if isinstance(pair.value, ast.Parameter))
+    return InsertTemplate(table.name, table.spec.key, stmt.value, names)
 
 
 # ---------------------------------------------------------- UPDATE / DELETE
@@ -271,8 +293,9 @@ def _write(kind: str, stmt, catalog) -> WriteTemplate:
     _key_paths_are_scalar(stmt.where, key.names)
     where = condition(stmt.where)
     key_operands, rest = _key_equalities(where, key)
-    template = WriteTemplate(kind, table.name, key, key_operands,
-                             condition=m.conjunction(rest), returning=_returning(stmt.returning))
+    residual = m.conjunction(rest)
+    template = WriteTemplate(kind, table.name, key, key_operands, condition=residual,
+                             returning=_returning(stmt.returning), ordered=ordered_params(residual))
     if kind == "Update":
         actions = tuple(action(node) for node in stmt.actions)
         _check_keys_not_updated(actions, key)

@@ -10,25 +10,30 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from partiql.engine.engine import WriteAction, per_table
+from partiql.engine.engine import WriteAction
 from partiql.engine.errors import (CancellationReason, DynamoDBError, ResourceNotFoundException,
                                    TransactionCanceledException, ValidationException)
-from partiql.engine.expressions import model as m
 from partiql.engine.requests import OPERATIONS
 
 from . import ast
+from .errors import ScanRefused
 from .executor import Executor, project
 from .parser import parse, parse_dml
-from .planner import (ExistsTemplate, ExplainTemplate, InsertTemplate, SelectTemplate, TableTemplate,
+from .planner import (NO_KEY, ExistsTemplate, ExplainTemplate, InsertTemplate, SelectTemplate, TableTemplate,
                       WriteTemplate, plan)
 from .result import ConsumedCapacity, PlanSummary, Result
 
 PLAN_CACHE_SIZE = 1024
 MAX_STATEMENT_LENGTH = 8192
+MAX_BATCH = 25
+MAX_TRANSACTION = 100
 PARAMETER_MISMATCH = "Number of parameters in request and statement don't match."
 BATCH_SELECT = "Select statements within BatchExecuteStatement must specify the primary key in the where clause."
 TRANSACTION_SELECT = "Select statements within ExecuteTransaction must specify the primary key in the where clause."
 KEY_MISMATCH = "The provided key element does not match the schema"
+SAME_ITEM_IN_BATCH = "Provided list of item keys contains duplicates"
+SAME_ITEM_IN_TRANSACTION = "Transaction request cannot include multiple operations on one item"
+MISSING_TABLE = ""  # no table has an empty name: the engine reports ResourceNotFound for it
 SCAN_DENIED = ("Full table scans are refused by this connection's scan policy (deny): {}. Pin the "
                "partition key with an equality in WHERE, or set scan_policy to 'warn' or 'allow'")
 
@@ -47,13 +52,15 @@ def error_code(error: DynamoDBError) -> str:
     return ERROR_CODES.get(error.code, error.code)
 
 
-def _length_error(member: str, value, limit: int, longer: bool = True) -> ValidationException:
-    """DynamoDB's member-length constraint message (a string value is quoted in it)."""
-    bound = "less than or equal to" if longer else "greater than or equal to"
+def _check_length(member: str, value, maximum: int) -> None:
+    """DynamoDB's member-length constraint (1..maximum), with its message (a string value is quoted)."""
+    if value and len(value) <= maximum:
+        return
+    bound = f"less than or equal to {maximum}" if value else "greater than or equal to 1"
     # INF: AWS renders a list member's value too; we leave lists' values out.
     shown = f" '{value}'" if isinstance(value, str) else ""
-    return ValidationException(f"1 validation error detected: Value{shown} at '{member}' failed to "
-                               f"satisfy constraint: Member must have length {bound} {limit}")
+    raise ValidationException(f"1 validation error detected: Value{shown} at '{member}' failed to "
+                              f"satisfy constraint: Member must have length {bound}")
 
 
 class StatementRunner:
@@ -68,20 +75,23 @@ class StatementRunner:
     # ------------------------------------------------------------ planning
     def template(self, text: str, params, shell: bool = False):
         """The cached plan template of a statement, checking the parameter count."""
-        if not text or len(text) > MAX_STATEMENT_LENGTH:
-            raise _length_error("statement", text, MAX_STATEMENT_LENGTH, longer=bool(text))
-        stmt = parse(text) if shell else parse_dml(text)
-        if len(ast.parameters(stmt)) > len(params):
-            raise ValidationException(PARAMETER_MISMATCH)
+        _check_length("statement", text, MAX_STATEMENT_LENGTH)
         key = (text, shell, self.engine.version)
         found = self._plans.get(key)
         if found is None:
+            stmt = parse(text) if shell else parse_dml(text)
+            count = len(ast.parameters(stmt))
+            if count > len(params):  # why: before planning, as DynamoDB reports it first
+                raise ValidationException(PARAMETER_MISMATCH)
             with self.engine.lock:
-                found = plan(stmt, self.engine.tables)
+                found = plan(stmt, self.engine.tables), count
             self._plans[key] = found
             if len(self._plans) > PLAN_CACHE_SIZE:
                 self._plans.popitem(last=False)
-        return found
+        template, count = found
+        if count > len(params):
+            raise ValidationException(PARAMETER_MISMATCH)
+        return template
 
     # ----------------------------------------------------------- statements
     def execute(self, text: str, params, *, limit=None, next_token=None, consistent=False,
@@ -100,7 +110,7 @@ class StatementRunner:
         if policy != "allow":
             ops, scan = self.executor.select_ops(template, params, consistent)
             if scan and policy == "deny":
-                raise ValidationException(SCAN_DENIED.format(self.executor.summary(template, ops, scan).access_path))
+                raise ScanRefused(SCAN_DENIED.format(self.executor.summary(template, ops, scan).access_path))
         result = self.executor.select(text, template, params, limit=limit, next_token=next_token,
                                       consistent=consistent)
         if result.plan.full_table_scan and policy == "warn":
@@ -132,7 +142,6 @@ class StatementRunner:
 
     def explain(self, template, params, consistent: bool = False) -> PlanSummary:
         """The plan summary of a template, running nothing."""
-        params = list(params) + [f"?{i + 1}" for i in range(len(params), 200)]
         if isinstance(template, SelectTemplate):
             ops, scan = self.executor.select_ops(template, params, consistent)
             return self.executor.summary(template, ops, scan)
@@ -158,13 +167,12 @@ class StatementRunner:
         is accepted and inert, as in DynamoDB. An error carries
         ``table_name`` when it arose after the table was resolved.
         """
-        if not statements or len(statements) > 25:
-            raise _length_error("statements", statements, 25, longer=bool(statements))
+        _check_length("statements", statements, MAX_BATCH)
         planned = [self._batch_plan(text, params) for text, params in statements]
         kinds = {_kind(entry) for entry in planned if not isinstance(entry, DynamoDBError)}
         if len(kinds) > 1:
             raise ValidationException("Read and write requests together in the same batch is not supported.")
-        self._check_batch_duplicates(planned, [params for _, params in statements])
+        self._check_distinct(planned, [params for _, params in statements], SAME_ITEM_IN_BATCH)
         results = []
         for position, ((text, params), entry) in enumerate(zip(statements, planned)):
             results.append(entry if isinstance(entry, DynamoDBError)
@@ -183,7 +191,8 @@ class StatementRunner:
             return _tagged(ValidationException(BATCH_SELECT))
         return template
 
-    def _check_batch_duplicates(self, planned, all_params) -> None:
+    def _check_distinct(self, planned, all_params, message: str) -> None:
+        """A batch or transaction names each item once (statements that cannot run are skipped)."""
         seen = set()
         for entry, params in zip(planned, all_params):
             if isinstance(entry, DynamoDBError):
@@ -193,19 +202,17 @@ class StatementRunner:
             except DynamoDBError:
                 continue
             if key in seen:
-                raise ValidationException("Provided list of item keys contains duplicates")
+                raise ValidationException(message)
             seen.add(key)
 
     def _item_key(self, template, params) -> tuple:
         """(table, hash, range or None) of the one item a batch statement touches."""
         if isinstance(template, SelectTemplate):
-            values = self.executor.select_ops(template, params, False)[0][0].key
-        else:
-            action = self._action(template, params)
-            if action.kind != "Put":
-                return (template.table, *action.key)
-            values = action.item
-        return (template.table, *(values.get(n) for n in (template.key.hash_name, template.key.range_name)))
+            return (template.table, *_point_key(template, self.executor.select_ops(template, params, False)[0][0]))
+        action = self._action(template, params)
+        if action.kind != "Put":
+            return (template.table, *action.key)
+        return (template.table, *(action.item.get(n) for n in (template.key.hash_name, template.key.range_name)))
 
     def _batch_run(self, text, template, params, consistent: bool = False):
         try:
@@ -219,8 +226,7 @@ class StatementRunner:
     # ---------------------------------------------------------- transactions
     def transaction(self, statements, token=None, return_old=()) -> list[Result]:
         """ExecuteTransaction: all reads or all writes, atomically."""
-        if not statements or len(statements) > 100:
-            raise _length_error("transactStatements", statements, 100, longer=bool(statements))
+        _check_length("transactStatements", statements, MAX_TRANSACTION)
         templates = [self._transaction_plan(i, text, params) for i, (text, params) in enumerate(statements)]
         reads = [isinstance(parse_dml(text), ast.Select) for text, _ in statements]
         if any(reads) and not all(reads):
@@ -239,8 +245,8 @@ class StatementRunner:
         except ResourceNotFoundException as error:
             return error  # becomes a cancellation reason
         except ValidationException as error:
-            if error.message == "Where clause does not contain a mandatory equality on all key attributes":
-                return ValidationException(KEY_MISMATCH)
+            if error.message == NO_KEY:
+                return ValidationException(KEY_MISMATCH)  # a cancellation reason
             raise _in_transaction(position, error) from None
         if isinstance(template, SelectTemplate):
             if template.index is not None:
@@ -255,9 +261,12 @@ class StatementRunner:
 
     def _transaction_reads(self, templates, all_params) -> list[Result]:
         reads = []
-        for template, params in zip(templates, all_params):
-            read = self.executor.select_ops(template, params, True)[0][0]
-            reads.append((template.table, tuple(read.key[n] for n in template.table_key.names)))
+        for position, (template, params) in enumerate(zip(templates, all_params)):
+            try:
+                read = self.executor.select_ops(template, params, True)[0][0]
+            except ValidationException as error:  # INF: reported like the planning refusals
+                raise _in_transaction(position, error) from None
+            reads.append((template.table, _point_key(template, read)))
         items, consumed = self.engine.transact_get(reads)
         results = []
         for template, item, units in zip(templates, items, consumed):
@@ -267,42 +276,43 @@ class StatementRunner:
         return results
 
     def _transaction_writes(self, statements, templates, token, return_old) -> list[Result]:
-        actions, failures = [], {}
+        self._check_distinct(templates, [params for _, params in statements], SAME_ITEM_IN_TRANSACTION)
+        actions, errors = [], []
         for i, ((_, params), template) in enumerate(zip(statements, templates)):
-            if isinstance(template, DynamoDBError):
-                failures[i] = template
-                actions.append(WriteAction("ConditionCheck", "", key=(None, None)))
-                continue
-            try:
-                actions.append(self._action(template, params, i in return_old))
-            except ValidationException as error:
-                failures[i] = ValidationException(_transaction_message(error))
-                actions.append(WriteAction("ConditionCheck", "", key=(None, None)))
-        if failures:
-            raise _cancelled(len(actions), failures)
+            action, error = self._transaction_action(template, params, i in return_old)
+            actions.append(action)
+            errors.append(error)
+        invalid = next(((i, error) for i, error in enumerate(errors) if error is not None), None)
+        if invalid is not None:
+            # Like the engine: only the first invalid statement is reported, the others read None.
+            raise _cancelled(len(actions), *invalid)
         consumed = self.engine.transact_write(actions, token, _fingerprint(statements))
         return [Result(consumed_capacity=ConsumedCapacity.of([units]),
                        plan=PlanSummary(action.kind + ("Item" if action.kind != "ConditionCheck" else ""),
                                         action.table))
                 for action, units in zip(actions, consumed)]
 
+    def _transaction_action(self, template, params, return_old: bool) -> tuple:
+        """(write action, None) for a statement of a write transaction, or (None, its ValidationException)."""
+        if isinstance(template, ResourceNotFoundException):  # the engine reports it with the others' reasons
+            return WriteAction("ConditionCheck", MISSING_TABLE, key=(None, None)), None
+        if isinstance(template, ValidationException):
+            return None, template
+        try:
+            return self._action(template, params, return_old), None
+        except ValidationException as error:
+            return None, error
 
-def _cancelled(count: int, failures: dict) -> TransactionCanceledException:
-    first_validation = min((i for i, e in failures.items() if e.code == "ValidationException"), default=None)
-    reasons = []
-    for i in range(count):
-        error = failures.get(i)
-        if error is None or (first_validation is not None and error.code == "ValidationException"
-                             and i != first_validation):
-            reasons.append(CancellationReason())
-        else:
-            reasons.append(CancellationReason(error_code(error), error.message))
+
+def _cancelled(count: int, position: int, error: ValidationException) -> TransactionCanceledException:
+    reasons = [CancellationReason() for _ in range(count)]
+    reasons[position] = CancellationReason(error_code(error), _transaction_message(error))
     return TransactionCanceledException(reasons)
 
 
 def _transaction_message(error: ValidationException) -> str:
     # Inside a transaction a key of the wrong type reads as a schema mismatch (FL order 26).
-    if error.message.startswith("Key attribute's data type should match"):
+    if error.message.startswith(("Key attribute's data type should match", "Key value must be of type")):
         return KEY_MISMATCH
     return error.message
 
@@ -331,9 +341,16 @@ def _is_point_read(template: SelectTemplate, params) -> bool:
         return False
     branch = template.analysis.branches[0]
     key = template.key
-    if branch.residual or branch.loose_sort:
+    # INF: a repeated key equality (`pk = 'a' AND pk = ?`) is more than the key, as a filter would be.
+    if branch.residual or branch.loose_sort or len(branch.hash_operands) != 1:
         return False
     return key.range_name is None or (branch.sort is not None and branch.sort[0] == "=")
+
+
+def _point_key(template: SelectTemplate, read) -> tuple:
+    """(hash, range or None) of a point read's GetItem."""
+    key = template.table_key
+    return read.key[key.hash_name], read.key.get(key.range_name)
 
 
 def _ignorable(operation: str, error: DynamoDBError) -> bool:

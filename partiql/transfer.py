@@ -6,15 +6,17 @@
     db.export_items("Music", "music.jsonl")
 
 An import reads and validates every row first (DynamoDB's own checks:
-keys, types, sizes, index keys), then writes the good rows as one batch,
-so they reach a file database in one storage transaction. By default one
-bad row fails the whole import (``TransferError``: nothing is written);
-``continue_on_error=True`` writes the good rows and reports the bad ones.
+keys, types, sizes, index keys, by the engine's write path), then applies
+the good rows together, so they reach a file database in one storage
+transaction. By default one bad row fails the whole import
+(``TransferError``: nothing is written); ``continue_on_error=True`` writes
+the good rows and reports the bad ones.
 Rows repeating a key replace the earlier row, as consecutive PutItems
 would. Files ending in ``.gz`` are read and written gzipped.
 
 ``progress(stage, done, total)`` is called every ``PROGRESS_EVERY`` rows:
-stage "read" counts bytes of the file, "write" counts items.
+stage "read" counts bytes of the file, "write" counts items (validated
+against the table, then written: the last call is (total, total)).
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from partiql.engine.engine import WriteAction
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.keys import key_from_item
 from partiql.engine.partition import MAIN
+from partiql.engine.storage import collector_paused
 
 from .transfer_formats import (FORMATS, PROGRESS_EVERY, Context, FileProblem, check_types, is_wire_item,
                                reason)
@@ -88,10 +90,6 @@ def describe_errors(errors: list, shown: int = ERRORS_SHOWN) -> list[str]:
 
 # ------------------------------------------------------------------- formats
 
-def format_names() -> list[str]:
-    return list(FORMATS)
-
-
 def _named(format: str):
     found = FORMATS.get(format)
     if found is None:
@@ -110,10 +108,12 @@ def _by_suffix(path: str):
 
 
 def import_format(path: str, format: str | None = None):
-    """The format to read ``path`` with: as named, by suffix (.csv), or by its first line."""
+    """The format to read ``path`` with: as named, by suffix (.csv), or by its first line
+    (a JSON-lines suffix cannot tell DynamoDB JSON from plain JSON)."""
     if format is not None:
         return _named(format)
-    return _by_suffix(path) if _suffix(path) == ".csv" else FORMATS[_sniff(path)]
+    found = _by_suffix(path)
+    return found if found is not None and not found.json_lines else FORMATS[_sniff(path)]
 
 
 def export_format(path: str, format: str | None = None):
@@ -158,17 +158,13 @@ def _write_file(path: str, write) -> None:
     temporary = f"{path}.partial"
     try:
         raw = gzip.open(temporary, "wb") if path.endswith(".gz") else open(temporary, "wb")
-        with raw, _text(raw) as text:
+        with raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
             write(text)
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):
             os.remove(temporary)
         raise
-
-
-def _text(raw):
-    return io.TextIOWrapper(raw, encoding="utf-8", newline="")
 
 
 # ------------------------------------------------------------------- import
@@ -189,21 +185,35 @@ def import_items(engine, table_name: str, path, format: str | None = None, *, co
         raise ValueError(f"types do not apply to {chosen.name}: its values carry their types")
     context = Context(table.spec, check_types(types or {}))
     report = ImportReport(table_name, path, chosen.name)
+    with collector_paused():
+        return _import(engine, table, chosen.read, context, report, continue_on_error, progress)
+
+
+def _import(engine, table, read, context: Context, report: ImportReport, continue_on_error: bool,
+            progress) -> ImportReport:
+    path, table_name = report.path, report.table
     with _open_read(path) as (stream, position):
         total = os.path.getsize(path)
+        tick = (lambda: progress("read", position(), total)) if progress else (lambda: None)
         try:
-            staged = _validate(table, chosen.read(stream, context), report,
-                               lambda: progress and progress("read", position(), total))
+            staged = _stage(table, read(stream, context), report, tick)
         except FileProblem as problem:
             raise TransferError(f"cannot import {path}: {problem}", report) from None
-    if report.errors and not continue_on_error:
-        raise TransferError(_failure(report), report)
-    _write(engine, table_name, list(staged.values()), report, progress)
+    with engine.lock:  # why: prepared against the stored items, applied before anyone else writes
+        if engine.tables.get(table_name) is not table:
+            raise TransferError(f"cannot import {path}: table {table_name} changed during the import", report)
+        mutations = _prepare(table, staged, report, progress)
+        if report.errors and not continue_on_error:
+            raise TransferError(_failure(report), report)
+        engine.apply(mutations)  # one storage transaction for the whole file
+    report.imported = len(mutations)
+    if progress:
+        progress("write", len(mutations), len(mutations))
     return report
 
 
-def _validate(table, rows, report: ImportReport, tick) -> dict:
-    """Every good row's item by key (a later row replaces an earlier one); bad rows into the report."""
+def _stage(table, rows, report: ImportReport, tick) -> dict:
+    """Every keyed row as (line, located key, item), by key: a later row replaces an earlier one."""
     staged = {}
     key_schema = table.spec.key
     for line, item, problem in rows:
@@ -213,7 +223,6 @@ def _validate(table, rows, report: ImportReport, tick) -> dict:
         if problem is None:
             try:
                 located = table.locate(*key_from_item(key_schema, item))
-                table.prepare(located, None, item)  # sizes, nesting, index key types: touches nothing
             except DynamoDBError as error:
                 problem = reason(error)
         if problem is not None:
@@ -221,19 +230,24 @@ def _validate(table, rows, report: ImportReport, tick) -> dict:
             continue
         key = located[1:]
         report.replaced += key in staged
-        staged[key] = item
+        staged[key] = (line, located, item)
     return staged
 
 
-def _write(engine, table_name: str, items: list, report: ImportReport, progress) -> None:
-    if progress:
-        progress("write", 0, len(items))
-    if items:
-        # why one batch: one validation pass and one storage transaction for the whole file
-        engine.batch_write([WriteAction("Put", table_name, item=item) for item in items])
-    report.imported = len(items)
-    if progress:
-        progress("write", len(items), len(items))
+def _prepare(table, staged: dict, report: ImportReport, progress) -> list:
+    """The write path's own validation of each item (sizes, nesting, index keys) over what is stored."""
+    mutations, errors = [], []
+    total = len(staged)
+    for number, (line, located, item) in enumerate(staged.values(), 1):
+        if progress and number % PROGRESS_EVERY == 0:
+            progress("write", number, total)
+        try:
+            mutations.append(table.prepare(located, table.lookup(located), item))
+        except DynamoDBError as error:
+            errors.append((line, reason(error)))
+    if errors:
+        report.errors = sorted(report.errors + errors)
+    return mutations
 
 
 def _failure(report: ImportReport) -> str:

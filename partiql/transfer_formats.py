@@ -72,6 +72,7 @@ class Format:
     write: Callable[[object, list, Context], None]  # (text stream, items, context)
     suffixes: tuple = ()
     typed: bool = True  # whether ``types`` means anything to it
+    json_lines: bool = False  # one JSON object a line: told apart from its kin by the first line
 
 
 FORMATS: dict[str, Format] = {}
@@ -198,17 +199,26 @@ def declared(kind: str, value, from_text: bool):
 _WIRE_TAGS = frozenset(ALL_TYPES)
 
 
-def _json_rows(stream, loads) -> Iterator[tuple[int, object]]:
-    """(line number, parsed value or ValueError) of each non-blank line."""
-    for line_number, line in enumerate(stream, 1):
-        if not line.strip():
+def _json_items(stream, loads, convert) -> Iterator[tuple]:
+    """The rows of a JSON-lines file: each non-blank line an object that ``convert`` makes an item."""
+    for line, text in enumerate(stream, 1):
+        if not text.strip():
             continue
         try:
-            yield line_number, loads(line)
+            value = loads(text)
         except json.JSONDecodeError as error:
-            yield line_number, ValueError(f"not valid JSON: {error.msg} at column {error.colno}")
+            yield line, None, f"not valid JSON: {error.msg} at column {error.colno}"
+            continue
         except ValueError as error:  # bad UTF-8
-            yield line_number, ValueError(f"not valid JSON: {error}")
+            yield line, None, f"not valid JSON: {error}"
+            continue
+        if not isinstance(value, dict):
+            yield line, None, f"expected a JSON object, found {type(value).__name__}"
+            continue
+        try:
+            yield line, convert(value), None
+        except (DynamoDBError, ValueError) as error:
+            yield line, None, reason(error)
 
 
 def is_wire_item(value) -> bool:
@@ -223,18 +233,8 @@ def is_wire_item(value) -> bool:
 def _read_ddb_json(stream, context: Context):
     # Plain json.loads: DynamoDB JSON carries numbers as strings, and a bare
     # number where one belongs gets DynamoDB's own complaint from from_wire.
-    for line, value in _json_rows(stream, json.loads):
-        if isinstance(value, ValueError):
-            yield line, None, str(value)
-            continue
-        if not isinstance(value, dict):
-            yield line, None, f"expected a JSON object, found {type(value).__name__}"
-            continue
-        wire = value["Item"] if set(value) == {"Item"} else value
-        try:
-            yield line, item_from_wire(wire), None
-        except (DynamoDBError, ValueError) as error:
-            yield line, None, reason(error)
+    return _json_items(stream, json.loads,
+                       lambda value: item_from_wire(value["Item"] if set(value) == {"Item"} else value))
 
 
 def _write_ddb_json(stream, items, context: Context) -> None:
@@ -247,18 +247,9 @@ def _write_ddb_json(stream, items, context: Context) -> None:
 
 def _read_json(stream, context: Context):
     types = context.types
-    for line, value in _json_rows(stream, _load_json):
-        if isinstance(value, ValueError):
-            yield line, None, str(value)
-            continue
-        if not isinstance(value, dict):
-            yield line, None, f"expected a JSON object, found {type(value).__name__}"
-            continue
-        try:
-            yield line, {name: (declared(types[name], member, False) if name in types else from_plain(member))
-                         for name, member in value.items()}, None
-        except (DynamoDBError, ValueError) as error:
-            yield line, None, reason(error)
+    return _json_items(stream, _load_json, lambda value: {
+        name: declared(types[name], member, False) if name in types else from_plain(member)
+        for name, member in value.items()})
 
 
 def _write_json(stream, items, context: Context) -> None:
@@ -379,8 +370,8 @@ def _write_csv(stream, items, context: Context) -> None:
 
 
 register(Format("ddb-json", "DynamoDB JSON lines ({\"Item\": {\"pk\": {\"S\": \"a\"}}}), lossless",
-                _read_ddb_json, _write_ddb_json, typed=False))
+                _read_ddb_json, _write_ddb_json, typed=False, json_lines=True))
 register(Format("json", "plain JSON lines ({\"pk\": \"a\", \"n\": 5})", _read_json, _write_json,
-                suffixes=(".jsonl", ".ndjson")))
+                suffixes=(".jsonl", ".ndjson"), json_lines=True))
 register(Format("csv", "CSV with a header row of attribute names", _read_csv, _write_csv,
                 suffixes=(".csv",)))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from partiql.engine.errors import DynamoDBError
 from partiql.result import Result
 
-from .conformance import cases_index, cases_multi, cases_select, cases_where, cases_write
+from .conformance import cases_decision, cases_index, cases_multi, cases_select, cases_where, cases_write
 from .conformance.fixtures import build
 
 
@@ -27,7 +27,7 @@ def _statements(cases) -> list[str]:
 
 
 SEEDS = _statements(cases_select.CASES + cases_where.CASES + cases_write.CASES + cases_multi.CASES
-                    + cases_index.CASES)
+                    + cases_index.CASES + cases_decision.CASES)
 TABLES = ["HHH", "CCC", "CNN", "BIG", "XXX", "WWW", '"XXX"."gsi-all"', 'XXX."lsi-keys"', '"Nope"', "WWW.\"gsi-inc\""]
 ATTRIBUTES = ["pk", "sk", "n", "s", "ss", "m.sub", "l[0]", "tag", "gsiPk", "lsiSk", "projattr", "nonproj", "nope"]
 VALUES = ["'a'", "'p'", "'1'", "1", "-2.5e3", "?", "NULL", "TRUE", "MISSING", "[1, 'x']", "{'k': 1}", "<<'a'>>",
@@ -35,13 +35,19 @@ VALUES = ["'a'", "'p'", "'1'", "1", "-2.5e3", "?", "NULL", "TRUE", "MISSING", "[
 OPERATORS = ["=", "<>", "<", "<=", ">", ">=", "IN", "BETWEEN", "AND", "OR", "NOT", "IS", "+", "-"]
 CLAUSES = [r" WHERE .*?(?= ORDER BY| RETURNING|$)", r" ORDER BY .*?(?= RETURNING|$)", r" RETURNING .*$",
            r" AND [^ ]+ [^ ]+ [^ ]+", r" OR [^ ]+ [^ ]+ [^ ]+", r"\(.*?\)", r"\[.*?\]"]
-SWAPS = {"table": (r"\b(HHH|CCC|CNN|BIG|XXX|WWW)\b", TABLES), "attribute": (r"\b(pk|sk|n|s|ss|tag|gsiPk)\b", ATTRIBUTES),
-         "value": (r"'[^']*'|\b\d+(\.\d+)?\b|\?", VALUES), "operator": (r"<>|<=|>=|=|<|>|\bAND\b|\bOR\b", OPERATORS)}
+SWAPS = {  # kind -> (what to find, what may replace it)
+    "table": (r"\b(HHH|CCC|CNN|BIG|XXX|WWW)\b", TABLES),
+    "attribute": (r"\b(pk|sk|n|s|ss|tag|gsiPk)\b", ATTRIBUTES),
+    "value": (r"'[^']*'|\b\d+(\.\d+)?\b|\?", VALUES),
+    "operator": (r"<>|<=|>=|=|<|>|\bAND\b|\bOR\b", OPERATORS),
+}
 PYTHON_VALUES = st.one_of(st.text(max_size=4), st.integers(-5, 5), st.booleans(), st.none(), st.binary(max_size=3),
-                          st.lists(st.integers(0, 3), max_size=2), st.dictionaries(st.sampled_from("ab"), st.integers(0, 2)),
+                          st.lists(st.integers(0, 3), max_size=2),
+                          st.dictionaries(st.sampled_from("ab"), st.integers(0, 2)),
                           st.sets(st.sampled_from(["a", "b"]), min_size=1))
 # PARTIQL_FUZZ_EXAMPLES=5000 for a long hunt; the default keeps the suite quick.
-FUZZ = settings(max_examples=int(os.environ.get("PARTIQL_FUZZ_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=int(os.environ.get("PARTIQL_FUZZ_EXAMPLES", "150")), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 
 def _swap(draw, text: str) -> str:
@@ -79,10 +85,41 @@ def statements(draw):
     return text
 
 
+# Generated SELECTs aimed at the planner: key conditions of every shape and type on every source.
+SOURCES = ["HHH", "CCC", "CNN", "BIG", "XXX", 'XXX."gsi-all"', 'XXX."gsi-inc"', 'XXX."lsi-all"', 'XXX."lsi-keys"']
+KEY_ATTRIBUTES = ["pk", "sk", "gsiPk", "gsiPk2", "lsiSk", "tag", "n", "nonproj"]
+LITERALS = ["'p'", "'q'", "'a'", "'1'", "'s1'", "'x'", "1", "2", "3", "''", "true", "NULL", "[1]", "<<1>>", "?"]
+
+
+@st.composite
+def predicates(draw, depth=0):
+    attribute, value = draw(st.sampled_from(KEY_ATTRIBUTES)), draw(st.sampled_from(LITERALS))
+    leaves = [f"{attribute} {draw(st.sampled_from(['=', '<>', '<', '<=', '>', '>=']))} {value}",
+              f"{attribute} BETWEEN {value} AND {draw(st.sampled_from(LITERALS))}",
+              f"{attribute} IN [{', '.join(draw(st.lists(st.sampled_from(LITERALS), min_size=1, max_size=4)))}]",
+              f"begins_with({attribute}, {value})", f"attribute_exists({attribute})", f"{attribute} IS MISSING"]
+    if depth < 3 and draw(st.booleans()):
+        left, right = draw(predicates(depth + 1)), draw(predicates(depth + 1))
+        return draw(st.sampled_from([f"({left} AND {right})", f"({left} OR {right})", f"NOT ({left})"]))
+    return draw(st.sampled_from(leaves))
+
+
+@st.composite
+def selects(draw):
+    text = f"SELECT * FROM {draw(st.sampled_from(SOURCES))}"
+    if draw(st.booleans()):  # pin the key: point reads, as batches and transactions need
+        return text + f" WHERE pk = {draw(st.sampled_from(LITERALS))} AND " + draw(predicates())
+    if draw(st.integers(0, 9)):
+        text += " WHERE " + draw(predicates())
+    if draw(st.booleans()):
+        text += " ORDER BY " + draw(st.sampled_from(["pk", "sk", "pk DESC, sk DESC", "gsiPk", "lsiSk DESC"]))
+    return text
+
+
 @st.composite
 def calls(draw):
     """(statement, parameters, limit, consistent)."""
-    text = draw(statements())
+    text = draw(statements() | selects())
     parameters = draw(st.lists(PYTHON_VALUES, max_size=3))
     limit = draw(st.none() | st.integers(1, 3))
     return text, parameters, limit, draw(st.booleans())
@@ -110,7 +147,7 @@ def test_execute_ends_in_a_result_or_a_dynamodb_error(call):
 
 
 @FUZZ
-@given(st.lists(st.tuples(statements(), st.lists(PYTHON_VALUES, max_size=2)), min_size=1, max_size=4))
+@given(st.lists(st.tuples(statements() | selects(), st.lists(PYTHON_VALUES, max_size=2)), min_size=1, max_size=4))
 def test_batches_and_transactions_end_in_results_or_dynamodb_errors(entries):
     db = build()
     results = _settles(db.execute_batch, entries)

@@ -4,10 +4,10 @@
 from partiql.engine.errors import ValidationException as VE
 
 from .fixtures import FILLER, S1, S2, S4
+from .texts import STRONG_GSI
 from .harness import case
 
 MULTI_ATTRIBUTE = "our engine cannot create multi-attribute GSI keys (CreateTable accepts one HASH and one RANGE)"
-STRONG_GSI = "Strongly consistent read is not supported on Global Secondary Indexes"
 C1 = "INSERT INTO WWW VALUE {'pk':'c1','sk':'1','gsiPk':'g1','lsiSk':'L1','proj':'p','other':'o'}"
 C5 = "INSERT INTO WWW VALUE {'pk':'c5','sk':'1','gsiPk':'g1','proj':?}"
 

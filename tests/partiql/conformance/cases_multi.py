@@ -5,14 +5,11 @@ from partiql.engine.errors import ResourceNotFoundException as RNF
 from partiql.engine.errors import ValidationException as VE
 
 from .fixtures import FILLER, HA, HB
+from .texts import BATCH_SELECT, FAILED, IN_TX, TX_SELECT
 from .harness import Err, Ok, case, step
 
-FAILED = "The conditional request failed"
-IN_TX = "Validation failed in TransactStatements[{}]: {}"
 EXISTS_OK = "EXISTS(SELECT * FROM HHH WHERE pk='a' AND s='str')"
 UPDATE_HB = "UPDATE HHH SET n=1 WHERE pk='b'"
-BATCH_SELECT = "Select statements within BatchExecuteStatement must specify the primary key in the where clause."
-TX_SELECT = "Select statements within ExecuteTransaction must specify the primary key in the where clause."
 D1 = "INSERT INTO WWW VALUE {'pk':'d1','sk':'1','gsiPk':'g1','lsiSk':'L1','proj':'p'}"
 D2 = "INSERT INTO WWW VALUE {'pk':'d2','sk':'1','gsiPk':'g1','proj':?}"
 # INF: AWS names the member and renders the value; the value of a list is not reproduced.
@@ -49,9 +46,9 @@ TRANSACTIONS = [
          responses=[Ok([HA]), Ok([])],
          consumed=("TOTAL", [{"TableName": "HHH", "CapacityUnits": 4.0, "ReadCapacityUnits": 4.0}])),
     case("C-147", "F-H", transaction=["SELECT nope FROM HHH WHERE pk='a'"], responses=[Ok([{}])]),
-    case("C-148a", "F-C", transaction=["SELECT * FROM CCC WHERE pk='p'"], error=(VE, IN_TX.format(0, TX_SELECT))),
+    case("C-148a", "F-C", transaction=["SELECT * FROM CCC WHERE pk='p'"], error=(VE, TX_SELECT)),
     case("C-148b", "F-C", transaction=["SELECT * FROM CCC WHERE pk='p' AND sk='1' AND tag='x'"],
-         error=(VE, IN_TX.format(0, TX_SELECT))),
+         error=(VE, TX_SELECT)),
     case("C-149", "F-X", transaction=["SELECT * FROM XXX.\"lsi-all\" WHERE pk='p' AND lsiSk='l1'"],
          error=(VE, IN_TX.format(0, "Reads on indices are not supported within transactions."))),
     case("C-150", "F-H", transaction=["UPDATE HHH SET n=1 WHERE pk='a'", "DELETE FROM HHH WHERE pk='a'"],
@@ -76,6 +73,57 @@ TRANSACTIONS = [
                           "idempotency window"))),
     case("C-157", "F-W", transaction=[D1], consumed=("INDEXES", [_write_arms(4.0, 2.0, gsi=1.0, lsi=1.0)])),
     case("C-158", "F-W", transaction=[(D2, [FILLER])], consumed=("INDEXES", [_write_arms(9.0, 6.0, gsi=3.0)])),
+]
+
+def deep(levels: int):
+    return {"a": deep(levels - 1)} if levels else 1
+
+
+# Beyond the spec's numbered cases: cancellation reasons, capacity shapes, batch slots.
+MORE_TRANSACTIONS = [
+    # A3: a duplicate INSERT cancels with DuplicateItem.
+    case("T-01", "F-H", transaction=["INSERT INTO HHH VALUE {'pk':'a'}", UPDATE_HB],
+         cancelled=[("DuplicateItem", "Duplicate primary key exists in table"), ("None", None)]),
+    # Every statement's condition is evaluated, an unknown table included.
+    case("T-02", "F-H", transaction=["UPDATE \"Missing\" SET a=1 WHERE pk='x'", "UPDATE HHH SET n=1 WHERE pk='zzz'"],
+         cancelled=[("ResourceNotFound", "Requested resource not found"), ("ConditionalCheckFailed", FAILED)]),
+    # A validation failure is reported alone; the other statements read None.
+    case("T-03", "F-C", transaction=["UPDATE CCC SET n=1 WHERE pk='zz' AND sk='1'", "INSERT INTO CCC VALUE {'pk':'z'}"],
+         cancelled=[("None", None), ("ValidationError", "One or more parameter values were invalid: Missing the key "
+                                                        "sk in the item")]),
+    case("T-04", "F-H", transaction=["UPDATE HHH SET n = 1 WHERE pk = 1"],
+         cancelled=[("ValidationError", "The provided key element does not match the schema")]),
+    case("T-05", "F-H", transaction=["UPDATE HHH SET n = 1 WHERE pk IN ['a']"],
+         cancelled=[("ValidationError", "The provided key element does not match the schema")]),
+    case("T-06", "F-H", transaction=[("UPDATE HHH SET n=1 WHERE pk='a' AND s='nope'", [], {"return_old": True}),
+                                     UPDATE_HB],
+         cancelled=[("ConditionalCheckFailed", FAILED, HA), ("None", None)]),
+    case("T-07", "F-H", transaction=[("UPDATE HHH SET d = ? WHERE pk='a'", [deep(32)])],
+         cancelled=[("ValidationError", "Nesting Levels have exceeded supported limits")]),
+    case("T-08", "F-H", transaction=["SELECT * FROM HHH WHERE pk='a'", "SELECT pk FROM HHH WHERE pk IN ['a']"],
+         error=(VE, "Transaction request cannot include multiple operations on one item")),
+    case("T-09", "F-H", transaction=["SELECT * FROM \"Missing\" WHERE pk='a'"],
+         error=(RNF, "Requested resource not found")),
+    case("T-10", "F-X", transaction=["EXISTS(SELECT * FROM XXX.\"gsi-all\" WHERE gsiPk='x' AND pk='p')"],
+         error=(VE, IN_TX.format(0, "Operations on indices are not supported in transactions"))),
+    case("T-11", "F-H", transaction=[UPDATE_HB, "DELETE FROM HHH WHERE pk='a' RETURNING ALL OLD *"],
+         error=(VE, IN_TX.format(1, "RETURNING clause is not supported in ExecuteTransaction."))),
+    case("T-12", "F-H", transaction=[UPDATE_HB],
+         consumed=("TOTAL", [{"TableName": "HHH", "CapacityUnits": 2.0, "WriteCapacityUnits": 2.0}])),
+    # INF: a condition check is a transactional read of the item (2 × R).
+    case("T-13", "F-H", transaction=[EXISTS_OK, UPDATE_HB],
+         consumed=("TOTAL", [{"TableName": "HHH", "CapacityUnits": 4.0, "ReadCapacityUnits": 2.0,
+                              "WriteCapacityUnits": 2.0}])),
+    case("T-14", "F-H", transaction=["SELECT s FROM HHH WHERE pk='a'", "SELECT pk FROM HHH WHERE pk='b'"],
+         responses=[Ok([{"s": "str"}]), Ok([{"pk": "b"}])]),
+    case("T-16", "F-H", transaction=["SELECT * FROM HHH WHERE pk='a' AND pk='b'"], error=(VE, TX_SELECT)),
+    case("T-17", "F-H", transaction=["SELECT * FROM HHH WHERE pk=1"],
+         error=(VE, IN_TX.format(0, "Key attribute's data type should match its data type in table's schema: Key pk"))),
+    case("T-18", "F-H", transaction=["SELECT * FROM HHH WHERE pk='a' ORDER BY n"],
+         error=(VE, IN_TX.format(0, "Variable reference n in ORDER BY clause must be part of the primary key"))),
+    case("T-15", "F-H", transaction=[], error=(VE, "1 validation error detected: Value at 'transactStatements' "
+                                                   "failed to satisfy constraint: Member must have length greater "
+                                                   "than or equal to 1")),
 ]
 
 BATCHES = [
@@ -108,4 +156,29 @@ BATCHES = [
          error=(VE, TOO_LONG.format("statements", 25))),
 ]
 
-CASES = [*TRANSACTIONS, *BATCHES]
+MORE_BATCHES = [
+    case("B-01", "F-H", batch=["UPDATE HHH SET s='x' WHERE pk='a' AND s='nope'", "UPDATE HHH SET s='y' WHERE pk='b'"],
+         responses=[Err("ConditionalCheckFailed", FAILED, "HHH"), Ok([], "HHH")],
+         consumed=("TOTAL", [{"TableName": "HHH", "CapacityUnits": 1.0}]), state=[("HHH", ("b",), hb(s="y"))]),
+    case("B-02", "F-H", batch=[EXISTS_OK], responses=[Err("ValidationError", "EXISTS can only be used in "
+                                                                            "ExecuteTransaction write requests.")]),
+    case("B-03", "F-H", batch=["DELETE FROM HHH WHERE pk = 1"],
+         responses=[Err("ValidationError", "Key attribute's data type should match its data type in table's "
+                                           "schema: Key pk")]),
+    case("B-04", "F-H", batch=["UPDATE HHH SET s='x' WHERE pk='zz'"], responses=[Err("ConditionalCheckFailed", FAILED,
+                                                                                       "HHH")]),
+    case("B-05", "F-H", batch=["DELETE FROM HHH WHERE pk='b' RETURNING ALL OLD *", "DELETE FROM HHH WHERE pk='q'"],
+         responses=[Ok([HB], "HHH"), Ok([], "HHH")], capacity=2.0),
+    case("B-06", "F-H", batch=["SELECT * FROM HHH WHERE pk='a'", "SELECT * FROM CCC WHERE pk='p' AND sk='1'"],
+         setup=["CREATE TABLE CCC (pk STRING, sk STRING) PRIMARY KEY (pk HASH, sk RANGE)"],
+         consumed=("TOTAL", [{"TableName": "HHH", "CapacityUnits": 0.5}, {"TableName": "CCC", "CapacityUnits": 0.5}])),
+    case("B-07", "F-H", batch=["SELECT * FROM HHH WHERE pk='a'", "SELECT * FROM HHH WHERE pk='a'"],
+         error=(VE, "Provided list of item keys contains duplicates")),
+    case("B-09", "F-H", batch=["SELECT * FROM HHH WHERE pk='a' AND pk='b'",
+                               "SELECT * FROM HHH WHERE pk='a' AND pk='a'"],
+         responses=[Err("ValidationError", BATCH_SELECT), Err("ValidationError", BATCH_SELECT)]),
+    case("B-08", "F-H", batch=[("SELECT * FROM HHH WHERE pk=?", ["a"]), ("SELECT * FROM HHH WHERE pk=?", ["b"])],
+         responses=[Ok([HA], "HHH"), Ok([HB], "HHH")]),
+]
+
+CASES = [*TRANSACTIONS, *MORE_TRANSACTIONS, *BATCHES, *MORE_BATCHES]

@@ -4,13 +4,9 @@ from partiql.engine.errors import ResourceNotFoundException as RNF
 from partiql.engine.errors import ValidationException as VE
 
 from .fixtures import C1, C2, C3, C4, HA, HB
+from .texts import KEY_TYPE, OVERLAP, TOO_MANY, WELL_FORMED, values
 from .harness import RESUME, at, case, step
 
-WELL_FORMED = "Statement wasn't well formed, can't be processed: "
-KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key {}"
-OVERLAP = "Overlapping conditions with range keys are not supported in where clause"
-TOO_MANY = "Too many decomposed read operations for a given query."
-FIFTY_ONE = ", ".join(f"'v{i}'" for i in range(51))
 LIMIT_1 = "SELECT * FROM CCC WHERE pk = 'p' LIMIT 1"
 COUNT_ERROR = "Unexpected path component at 1:8:5"
 SK = lambda *values: [{"sk": v} for v in values]  # noqa: E731
@@ -46,7 +42,7 @@ CASES = [
          reads=2, capacity=1.0),
     case("C-010", "F-H", "SELECT * FROM HHH WHERE pk IN ['a','b','zzz']", unordered=[HA, HB], path="GetItem",
          reads=3, capacity=1.5),
-    case("C-011", "F-H", f"SELECT * FROM HHH WHERE pk IN [{FIFTY_ONE}]", error=(VE, TOO_MANY)),
+    case("C-011", "F-H", f"SELECT * FROM HHH WHERE pk IN [{values(51)}]", error=(VE, TOO_MANY)),
     case("C-012", "F-H", "SELECT * FROM HHH WHERE pk IN ['a','a']", error=(VE, OVERLAP)),
     case("C-013", "F-H", "SELECT * FROM HHH WHERE pk = 'a' OR s = 'other'", unordered=[HA, HB], path="Scan",
          capacity=0.5),

@@ -3,10 +3,10 @@
 from partiql.engine.errors import ValidationException as VE
 
 from .fixtures import HA
+from .texts import OPERAND
 from .harness import at, case
 
 KEYED = "SELECT * FROM HHH WHERE pk = 'a' AND "
-OPERAND = "Incorrect operand type for operator or function; operator or function: {}, operand type: {}"
 NUMBERS_101 = ", ".join(str(i) for i in range(101))
 EXISTS_STATEMENT = KEYED + "EXISTS(ss)"
 

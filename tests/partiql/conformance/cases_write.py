@@ -5,12 +5,11 @@ from partiql.engine.errors import DuplicateItemException as DUP
 from partiql.engine.errors import ValidationException as VE
 
 from .fixtures import HA, HB
+from .texts import FAILED, NO_KEY, WELL_FORMED
 from .harness import at, case, step
 
-WELL_FORMED = "Statement wasn't well formed, can't be processed: "
-NO_KEY = "Where clause does not contain a mandatory equality on all key attributes"
-FAILED = (CCF, "The conditional request failed")
 TOO_LARGE = "Item size has exceeded the maximum allowed size"
+FAILED_CHECK = (CCF, FAILED)
 UPDATE_TOO_LARGE = "Item size to update has exceeded the maximum allowed size"
 INSERT_PARAM = "INSERT INTO HHH VALUE {'pk':'q','m':{'k':?}}"
 SECOND_ARG = "UPDATE HHH SET ss = set_add(ss, 'x') WHERE pk = 'a'"
@@ -89,7 +88,8 @@ INSERTS = [
 UPDATES = [
     case("C-106", "F-H", "UPDATE HHH SET s = 'new' WHERE pk = 'a'", items=[], path="UpdateItem", capacity=1.0,
          state=[("HHH", ("a",), ha(s="new"))]),
-    case("C-107", "F-H", "UPDATE HHH SET s = 'x' WHERE pk = 'zzz'", error=FAILED, state=[("HHH", ("zzz",), None)]),
+    case("C-107", "F-H", "UPDATE HHH SET s = 'x' WHERE pk = 'zzz'", error=FAILED_CHECK,
+         state=[("HHH", ("zzz",), None)]),
     case("C-108", "F-H", "UPDATE HHH SET s = 'x' WHERE s = 'str'", error=(VE, NO_KEY)),
     case("C-109", "F-C", "UPDATE CCC SET n = 9 WHERE pk = 'p'", error=(VE, NO_KEY)),
     case("C-110a", "F-H", "UPDATE HHH SET s = 'q' WHERE pk = 'a' AND pk = 'b'",
@@ -120,10 +120,10 @@ UPDATES = [
     case("C-120", "F-H", "UPDATE HHH SET pk = 'z' WHERE pk = 'a'",
          error=(VE, "One or more parameter values were invalid: Cannot update attribute pk. This attribute is "
                     "part of the key")),
-    case("C-121", "F-H", "UPDATE HHH SET x = 1 WHERE pk = 'a' AND n = 999", error=FAILED),
+    case("C-121", "F-H", "UPDATE HHH SET x = 1 WHERE pk = 'a' AND n = 999", error=FAILED_CHECK),
     case("C-122a", "F-H", "UPDATE HHH SET x = 1 WHERE pk = 'a' AND attribute_exists(n)",
          state=[("HHH", ("a",), ha(x=1))]),
-    case("C-122b", "F-H", "UPDATE HHH SET x = 1 WHERE pk = 'a' AND attribute_not_exists(n)", error=FAILED),
+    case("C-122b", "F-H", "UPDATE HHH SET x = 1 WHERE pk = 'a' AND attribute_not_exists(n)", error=FAILED_CHECK),
     case("C-123", "F-H", "UPDATE HHH SET s = 'new' WHERE pk = 'a' RETURNING ALL OLD *", items=[HA]),
     case("C-124", "F-H", "UPDATE HHH SET s = 'new' WHERE pk = 'a' RETURNING MODIFIED NEW *", items=[{"s": "new"}]),
     case("C-125", "F-H", "UPDATE HHH SET m.sub = 'y' WHERE pk = 'a' RETURNING MODIFIED OLD *",
@@ -154,7 +154,7 @@ DELETES = [
     case("C-133", "F-H", "DELETE FROM HHH WHERE pk = 'b'", items=[], path="DeleteItem", capacity=1.0,
          state=[("HHH", ("b",), None)]),
     case("C-134", "F-H", "DELETE FROM HHH WHERE pk = 'never'", items=[], capacity=1.0),
-    case("C-135", "F-H", "DELETE FROM HHH WHERE pk = 'a' AND s = 'nope'", error=FAILED),
+    case("C-135", "F-H", "DELETE FROM HHH WHERE pk = 'a' AND s = 'nope'", error=FAILED_CHECK),
     case("C-136", "F-H", "DELETE FROM HHH WHERE pk = 'never' AND s = 'x'", items=[]),
     case("C-137a", "F-H", "DELETE FROM HHH WHERE pk = 'a' RETURNING ALL OLD *", items=[HA],
          state=[("HHH", ("a",), None)]),
@@ -163,7 +163,7 @@ DELETES = [
          error=(VE, "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in DELETE "
                     "statements.")),
     case("C-139", "F-C", "DELETE FROM CCC WHERE pk = 'p'", error=(VE, NO_KEY)),
-    case("C-140a", "F-H", "DELETE FROM HHH WHERE pk = 'a' AND NOT begins_with(s, 'st')", error=FAILED),
+    case("C-140a", "F-H", "DELETE FROM HHH WHERE pk = 'a' AND NOT begins_with(s, 'st')", error=FAILED_CHECK),
     case("C-140b", "F-H", "DELETE FROM HHH WHERE pk = 'a' AND NOT begins_with(s, 'zz')", items=[],
          state=[("HHH", ("a",), None), ("HHH", ("b",), HB)]),
 ]

@@ -63,9 +63,9 @@ def put(db, table: str, item: dict) -> None:
     db.engine.write(WriteAction("Put", table, item=from_python(item)))
 
 
-def build(*names: str):
+def build(*names: str, limits=None):
     """A new database holding the named fixtures (all of them when none is named)."""
-    db = partiql.connect()
+    db = partiql.connect(limits=limits)
     for name in names or tuple(FIXTURES):
         ddl, items = FIXTURES[name]
         db.execute(ddl)

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 import pytest
 
 from partiql.engine.engine import per_table
 from partiql.engine.errors import DynamoDBError, TransactionCanceledException
-from partiql.engine.partition import MAIN
 from partiql.engine.types import from_python, from_wire, to_wire
 from partiql.result import ConsumedCapacity
 
@@ -110,22 +109,36 @@ def _key(item: dict) -> str:
     return json.dumps(item, sort_keys=True)
 
 
+def same(actual, expected) -> None:
+    """assert actual == expected, showing both (this module is not assertion-rewritten)."""
+    assert actual == expected, f"\n  got:      {actual!r}\n  expected: {expected!r}"
+
+
 def assert_items(actual: list, ordered: list | None, unordered: list | None) -> None:
     got = [wire(item) for item in actual]
     if ordered is not None:
-        assert got == [expected_wire(item) for item in ordered]
+        same(got, [expected_wire(item) for item in ordered])
     if unordered is not None:
-        assert sorted(got, key=_key) == sorted((expected_wire(i) for i in unordered), key=_key)
+        same(sorted(got, key=_key), sorted((expected_wire(i) for i in unordered), key=_key))
+
+
+def _reason(reason, width: int) -> tuple:
+    """(code, message[, item]) of a CancellationReason; the item only when the row names one."""
+    row = (reason.code, reason.message)
+    return row + (None if reason.item is None else wire(reason.item),) if width > 2 else row
+
+
+def _reason_row(row) -> tuple:
+    return tuple(row[:2]) + ((expected_wire(row[2]),) if len(row) > 2 else ())
 
 
 def snapshot(db) -> dict:
     """Every table's items and every index's entries, as comparable text."""
     out = {}
     for name, table in db.engine.tables.items():
-        spaces = {"": (table.store, MAIN)}
-        for index in table.spec.indexes:
-            spaces[index.name] = table._index_store(index)
-        for label, (store, space) in spaces.items():
+        for index in (None, *table.spec.indexes):
+            store, space, _ = table.source(index)
+            label = "" if index is None else index.name
             out[(name, label)] = sorted(_key(wire(record.item)) for *_, record in store.scan(space))
     return out
 
@@ -138,24 +151,16 @@ def total_consumed(results) -> ConsumedCapacity:
 
 # ------------------------------------------------------------------ running
 
-def _statements(entries) -> list:
-    return list(entries)
-
-
 def _call(db, s: Step, previous):
     if s.batch is not None:
-        return db.execute_batch(_statements(s.batch))
+        return db.execute_batch(s.batch)
     if s.transaction is not None:
-        return db.execute_transaction(_statements(s.transaction), s.client_token)
+        return db.execute_transaction(s.transaction, s.client_token)
     parameters = s.params
     if s.wire_params is not None:
-        parameters = [_python(from_wire(v)) for v in s.wire_params]
+        parameters = [from_wire(v) for v in s.wire_params]  # engine values are valid Python values
     token = previous.next_token if s.token == RESUME else s.token
     return db.execute(s.statement, parameters, limit=s.limit, next_token=token, consistent_read=s.consistent)
-
-
-def _python(value):
-    return value  # engine values are valid Python parameter values
 
 
 def _expect_error(s: Step) -> bool:
@@ -170,11 +175,12 @@ def run_step(db, s: Step, previous):
             _call(db, s, previous)
         error = caught.value
         if s.error:
-            assert error.code == s.error[0].__name__
-            assert error.message == s.error[1]
+            same((error.code, error.message), (s.error[0].__name__, s.error[1]))
         if s.cancelled is not None:
-            assert [(r.code, r.message) for r in error.reasons] == [tuple(x) for x in s.cancelled]
-            codes = ", ".join(code for code, _ in s.cancelled)
+            same(len(error.reasons), len(s.cancelled))
+            same([_reason(r, len(x)) for r, x in zip(error.reasons, s.cancelled)],
+                 [_reason_row(x) for x in s.cancelled])
+            codes = ", ".join(row[0] for row in s.cancelled)
             assert error.message == ("Transaction cancelled, please refer cancellation reasons for "
                                      f"specific reasons [{codes}]")
         assert snapshot(db) == before, "a failing statement changed the database"
@@ -198,10 +204,10 @@ def _check_result(s: Step, result) -> None:
         assert (result.next_token is not None) == s.next_token
     plan = result.plan
     if s.path is not None:
-        assert plan.kind == s.path
+        same(plan.kind, s.path)
         assert plan.full_table_scan == (s.path == "Scan")
     if s.reads is not None:
-        assert len(plan.requests) == s.reads
+        same(len(plan.requests), s.reads)
     if s.index is not None:
         assert plan.index == s.index
     _check_capacity(s, result.consumed_capacity, single=True)
@@ -209,13 +215,13 @@ def _check_result(s: Step, result) -> None:
 
 def _check_capacity(s: Step, consumed: ConsumedCapacity, single: bool) -> None:
     if s.capacity is not None:
-        assert consumed.total == s.capacity
+        same(consumed.total, s.capacity)
         shape = consumed.to_api("TOTAL") if single else consumed.to_api_list("TOTAL")
         totals = [shape] if single else shape
         assert sum(entry["CapacityUnits"] for entry in totals) == s.capacity
     if s.consumed is not None:
         mode, expected = s.consumed
-        assert (consumed.to_api(mode) if single else consumed.to_api_list(mode)) == expected
+        same(consumed.to_api(mode) if single else consumed.to_api_list(mode), expected)
 
 
 def _check_multi(s: Step, results: list) -> None:
@@ -239,8 +245,9 @@ def run_case(c: Case) -> None:
     db = build(*c.fixture)
     for table, item in c.seed:
         put(db, table, item)
-    for text in c.setup:
-        db.execute(text) if isinstance(text, str) else db.execute(*text)
+    for entry in c.setup:  # a statement, or (statement, parameters)
+        text, parameters = (entry, None) if isinstance(entry, str) else entry
+        db.execute(text, parameters)
     previous = None
     for s in c.steps:
         previous = run_step(db, s, previous)
@@ -273,7 +280,7 @@ class Err:
     def check(self, got) -> None:
         from partiql.statements import error_code
         assert isinstance(got, DynamoDBError), got
-        assert (error_code(got), got.message) == (self.code, self.message)
+        same((error_code(got), got.message), (self.code, self.message))
         assert getattr(got, "table_name", None) == self.table
         assert getattr(got, "item", None) is None
 

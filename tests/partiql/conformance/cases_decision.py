@@ -1,0 +1,117 @@
+"""§3.2 decision table (rows D-01 … D-19) and result order over several partition values (A5)."""
+
+from partiql.engine.errors import ValidationException as VE
+
+from .fixtures import C1, C2, C3, C4, HA, HB
+from .texts import BATCH_SELECT, OVERLAP, TOO_MANY, TX_SELECT, values
+from .harness import Err, Ok, case
+
+NON_OPTIONAL = ("Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY "
+                "clause.")
+SK = lambda *values: [{"sk": v} for v in values]  # noqa: E731
+PK_SK = lambda *pairs: [{"pk": p, "sk": s} for p, s in pairs]  # noqa: E731
+
+DECISIONS = [
+    case("D-01", "F-H", "SELECT * FROM HHH", unordered=[HA, HB], path="Scan", reads=1),
+    case("D-02", "F-H", "SELECT * FROM HHH WHERE pk = 'b'", items=[HB], path="GetItem", reads=1),
+    case("D-03", "F-C", "SELECT * FROM CCC WHERE pk = 'p' AND sk = '3'", items=[C3], path="GetItem", reads=1),
+    case("D-04", "F-C", "SELECT * FROM CCC WHERE pk = 'q'", items=[C4], path="Query", reads=1),
+    case("D-05a", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND sk < '2'", items=SK("1"), path="Query", reads=1),
+    case("D-05b", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND sk <= '2'", items=SK("1", "2"), path="Query"),
+    case("D-05c", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND sk >= '2'", items=SK("2", "3"), path="Query"),
+    case("D-05d", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND '2' < sk", items=SK("3"), path="Query"),
+    case("D-05e", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND sk BETWEEN '1' AND '2'", items=SK("1", "2"),
+         path="Query"),
+    case("D-05f", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND begins_with(sk, '3')", items=SK("3"), path="Query"),
+    case("D-06a", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND sk <> '2'", items=SK("1", "3"), path="Query"),
+    case("D-06b", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND NOT sk = '2'", items=SK("1", "3"), path="Query"),
+    case("D-07a", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND n > 1", items=SK("2", "3"), path="Query"),
+    case("D-07b", "F-H", "SELECT pk FROM HHH WHERE pk = 'a' AND n > 7", items=[], path="GetItem", capacity=0.5),
+    case("D-08", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND sk = '1' AND tag = 'y'", items=[], path="GetItem"),
+    case("D-09a", "F-C", "SELECT pk, sk FROM CCC WHERE pk = 'q' OR pk = 'p'",
+         items=PK_SK(("q", "1"), ("p", "1"), ("p", "2"), ("p", "3")), path="Query", reads=2),
+    case("D-09b", "F-H", "SELECT pk FROM HHH WHERE pk IN ('b', 'a')", items=[{"pk": "b"}, {"pk": "a"}],
+         path="GetItem", reads=2),
+    case("D-10", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND sk IN ['3', '1']", items=SK("3", "1"),
+         path="GetItem", reads=2),
+    case("D-11a", "F-H", f"SELECT * FROM HHH WHERE pk IN [{values(51)}]", error=(VE, TOO_MANY)),
+    case("D-11b", "F-C", f"SELECT * FROM CCC WHERE pk = 'r' AND sk IN [{values(51)}]", error=(VE, TOO_MANY)),
+    case("D-11c", "F-C", f"SELECT * FROM CCC WHERE pk IN [{values(26)}] AND sk IN ['1', '2']", error=(VE, TOO_MANY)),
+    case("D-11d", "F-H", f"SELECT * FROM HHH WHERE pk IN [{values(26)}] OR pk IN [{values(26, 'w')}]",
+         error=(VE, TOO_MANY)),
+    case("D-12a", "F-H", "SELECT * FROM HHH WHERE pk = 'a' OR pk = 'a'", error=(VE, OVERLAP)),
+    case("D-12b", "F-C", "SELECT * FROM CCC WHERE pk = 'p' AND (sk BETWEEN '1' AND '2' OR sk >= '2')",
+         error=(VE, OVERLAP)),
+    case("D-12c", "F-C", "SELECT * FROM CCC WHERE pk = 'p' AND (begins_with(sk, '1') OR sk < '2')",
+         error=(VE, OVERLAP)),
+    case("D-12d", "F-C", "SELECT * FROM CCC WHERE pk = 'p' AND n = 1 OR pk = 'p' AND sk = '2'", error=(VE, OVERLAP)),
+    case("D-12e", "F-X", "SELECT * FROM XXX.\"gsi-all\" WHERE (gsiPk = 'y' AND pk = '1') OR (gsiPk = 'y' AND sk = '1')",
+         error=(VE, OVERLAP)),
+    case("D-12f", "F-C", "SELECT * FROM CCC WHERE pk IN [?, ?]", params=["p", "p"], error=(VE, OVERLAP)),
+    case("D-13a", "F-H", "SELECT pk FROM HHH WHERE pk = 'a' OR n = 10", unordered=[{"pk": "a"}, {"pk": "b"}],
+         path="Scan"),
+    case("D-13b", "F-H", "SELECT pk FROM HHH WHERE pk > 'a'", items=[{"pk": "b"}], path="Scan"),
+    case("D-13c", "F-H", "SELECT pk FROM HHH WHERE NOT pk = 'a'", items=[{"pk": "b"}], path="Scan"),
+    case("D-13d", "F-H", "SELECT pk FROM HHH WHERE pk <> 'a'", items=[{"pk": "b"}], path="Scan"),
+    case("D-13e", "F-C", "SELECT pk, sk FROM CCC WHERE sk = '1'", unordered=PK_SK(("p", "1"), ("q", "1")),
+         path="Scan"),
+    case("D-13f", "F-H", f"SELECT pk FROM HHH WHERE pk IN [{values(51)}] OR flag = true", items=[{"pk": "a"}],
+         path="Scan"),
+    case("D-13g", "F-H", "SELECT pk FROM HHH WHERE pk = s", items=[], path="Scan"),
+    case("D-14", "F-X", "SELECT sk FROM XXX.\"gsi-all\" WHERE gsiPk = 'y'", items=SK("s2"), path="Query",
+         index="gsi-all"),
+    case("D-15", "F-X", "SELECT sk FROM XXX.\"gsi-all\" WHERE sk = 's1'", items=SK("s1"), path="Scan",
+         index="gsi-all"),
+    case("D-16", "F-X", "SELECT sk FROM XXX.\"lsi-all\" WHERE pk = 'p' AND lsiSk > 'l1'", items=SK("s2", "s4"),
+         path="Query", index="lsi-all", consistent=True),
+    case("D-17", "F-X", "SELECT sk FROM XXX.\"lsi-all\" WHERE lsiSk = 'l2'", items=SK("s2"), path="Scan",
+         index="lsi-all"),
+    case("D-18a", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND sk > '1' ORDER BY sk DESC", items=SK("3", "2"),
+         path="Query"),
+    case("D-18b", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' OR n = 4 ORDER BY sk", error=(VE, NON_OPTIONAL)),
+    case("D-18c", "F-X", "SELECT sk FROM XXX.\"gsi-all\" WHERE gsiPk = 'x' ORDER BY gsiPk DESC",
+         unordered=SK("s1", "s4"), path="Query"),
+    case("D-19a", "F-C", batch=["SELECT * FROM CCC WHERE pk = 'p' AND sk = '1'",
+                                "SELECT * FROM CCC WHERE pk = 'p' AND sk > '1'",
+                                "SELECT * FROM CCC WHERE pk = 'q' AND sk = '1' AND n = 4",
+                                "SELECT * FROM CCC WHERE pk IN ['q'] AND sk IN ['1']"],
+         responses=[Ok([C1], "CCC"), Err("ValidationError", BATCH_SELECT), Err("ValidationError", BATCH_SELECT),
+                    Ok([C4], "CCC")]),
+    case("D-19b", "F-C", transaction=["SELECT * FROM CCC WHERE pk = 'p' AND sk > '1'"], error=(VE, TX_SELECT)),
+    case("D-19c", "F-C", transaction=["SELECT * FROM CCC WHERE pk IN ['p'] AND sk IN ['2']"],
+         responses=[Ok([C2])]),
+]
+
+# A5: several partition values come back in statement order, or in ORDER BY order.
+ORDERS = [
+    case("O-01", "F-C", "SELECT pk, sk FROM CCC WHERE pk IN ['q', 'p']",
+         items=PK_SK(("q", "1"), ("p", "1"), ("p", "2"), ("p", "3"))),
+    case("O-02", "F-C", "SELECT pk, sk FROM CCC WHERE pk IN ['q', 'p'] ORDER BY pk",
+         items=PK_SK(("p", "1"), ("p", "2"), ("p", "3"), ("q", "1"))),
+    case("O-03", "F-C", "SELECT pk, sk FROM CCC WHERE pk IN ['p', 'q'] ORDER BY pk DESC",
+         items=PK_SK(("q", "1"), ("p", "1"), ("p", "2"), ("p", "3"))),
+    case("O-04", "F-C", "SELECT pk, sk FROM CCC WHERE pk IN ['p', 'q'] ORDER BY pk DESC, sk DESC",
+         items=PK_SK(("q", "1"), ("p", "3"), ("p", "2"), ("p", "1"))),
+    case("O-05", "F-C", "SELECT pk, sk FROM CCC WHERE pk IN ['q', 'p'] ORDER BY pk ASC, sk DESC",
+         items=PK_SK(("p", "3"), ("p", "2"), ("p", "1"), ("q", "1"))),
+    case("O-06", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND (sk = '1' OR sk = '3') ORDER BY sk DESC",
+         items=SK("3", "1")),
+    case("O-07", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND (sk > '2' OR sk = '2' OR sk < '2') ORDER BY sk",
+         items=SK("1", "2", "3")),
+    case("O-08", "F-C", "SELECT sk FROM CCC WHERE pk = 'p' AND (sk < '2' OR sk >= '2') ORDER BY sk DESC",
+         items=SK("3", "2", "1")),
+    case("O-09", "F-C", "SELECT pk, sk FROM CCC WHERE pk IN ['q', 'p'] ORDER BY sk",
+         error=(VE, "Must have hash key in ORDER BY clause when more than one hash key condition specified in "
+                    "WHERE clause.")),
+    case("O-10", "F-C", "SELECT pk, sk FROM CCC WHERE pk IN [?, ?] ORDER BY pk", params=["q", "p"],
+         items=PK_SK(("p", "1"), ("p", "2"), ("p", "3"), ("q", "1"))),
+    case("O-11", "F-CN", "SELECT sk FROM CNN WHERE pk = 'o' AND sk IN [3, 1, 2] ORDER BY sk", items=SK(1, 2, 3)),
+    case("O-12", "F-X", "SELECT sk FROM XXX.\"gsi-all\" WHERE gsiPk IN ['y', 'x']", items=SK("s2", "s1", "s4")),
+    case("O-13", "F-X", "SELECT sk FROM XXX.\"lsi-all\" WHERE pk = 'p' ORDER BY lsiSk DESC",
+         items=SK("s4", "s2", "s1")),
+    case("O-14", "F-C", "SELECT pk, sk FROM CCC WHERE pk IN ['q', 'p'] ORDER BY pk", limit=2,
+         items=PK_SK(("p", "1"), ("p", "2")),
+         next_token=True),
+]
+
+CASES = [*DECISIONS, *ORDERS]
