@@ -294,16 +294,19 @@ class Table:
         return key_hash(pk), pk, sort
 
     def read_page(self, index: IndexSpec | None, entries, *, limit: int | None, consistent: bool,
-                  matches=None, reach_back: bool = False, transactional: bool = False) -> Page:
+                  matches=None, reach_back: bool = False, transactional: bool = False,
+                  max_bytes: int | None = None) -> Page:
         """Evaluate entries until Limit items or 1 MB have been read (spec §2.7).
 
         ``matches`` filters evaluated items (it sees the index entry, or the
         base item when ``reach_back``); capacity is charged on evaluated bytes,
-        rounded once, to the table or to the index read.
+        rounded once, to the table or to the index read. ``max_bytes`` is what
+        is left of the page when earlier reads of one statement (PartiQL's
+        decomposed reads) already evaluated part of it.
         """
         consumed = Consumed(self.name, transactional)
         out, scanned, evaluated, last = [], 0, 0, None
-        page_bytes = self.limits.page_bytes
+        page_bytes = self.limits.page_bytes if max_bytes is None else max_bytes
         base_units = 0.0
         for h, pk, sort, record in entries:
             scanned += 1

@@ -126,7 +126,9 @@ class Client:
     def batch_execute_statement(self, Statements, ReturnConsumedCapacity: str = "NONE") -> dict:
         try:
             statements = [(s["Statement"], _params(s.get("Parameters"))) for s in Statements]
-            results = self.db.runner.batch(statements)
+            consistent = {i for i, s in enumerate(Statements) if s.get("ConsistentRead")}
+            # ReturnValuesOnConditionCheckFailure is inert in batches (spec §2.10).
+            results = self.db.runner.batch(statements, consistent=consistent)
         except DynamoDBError as error:
             self._raise(error, "BatchExecuteStatement")
         responses, consumed = [], []

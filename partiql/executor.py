@@ -202,7 +202,8 @@ class Executor:
         for position in range(start_read, len(ops)):
             op = ops[position]
             page_items, page_scanned, last_key, consumed, page_bytes = self._run_read(
-                template, op, start_key if position == start_read else None, remaining, len(ops) > 1)
+                template, op, start_key if position == start_read else None, remaining, len(ops) > 1,
+                self.page_bytes - evaluated_bytes)
             start_key = None
             items.extend(page_items)
             scanned += page_scanned
@@ -221,8 +222,12 @@ class Executor:
         summary = self.summary(template, ops, scan)
         return Result(projected, len(projected), scanned, token, _consumed(units), summary)
 
-    def _run_read(self, template: SelectTemplate, op, start_key, limit, sized: bool = False):
-        """One read: (items, scanned, last key, capacity, evaluated bytes; a point read's only if ``sized``)."""
+    def _run_read(self, template: SelectTemplate, op, start_key, limit, sized: bool = False,
+                  max_bytes: int | None = None):
+        """One read: (items, scanned, last key, capacity, evaluated bytes; a point read's only if ``sized``).
+
+        ``max_bytes`` is what is left of the page's 1 MB after earlier decomposed reads.
+        """
         if isinstance(op, p.GetItem):
             table_key = template.table_key
             key = (op.key[table_key.hash_name], op.key.get(table_key.range_name))
@@ -236,10 +241,11 @@ class Executor:
         if isinstance(op, p.Query):
             page = self.engine.query_page(op.table, op.index, op.hash_value, op.sort, forward=op.forward,
                                      start_key=start_key, limit=limit, consistent=op.consistent,
-                                     matches_fn=fn, reach_back=template.reach_back)
+                                     matches_fn=fn, reach_back=template.reach_back, max_bytes=max_bytes)
         else:
             page = self.engine.scan_page(op.table, op.index, start_key=start_key, limit=limit,
-                                    consistent=op.consistent, matches_fn=fn, reach_back=template.reach_back)
+                                    consistent=op.consistent, matches_fn=fn, reach_back=template.reach_back,
+                                    max_bytes=max_bytes)
         return page.items, page.scanned, page.last_key, page.consumed, page.evaluated_bytes
 
     def summary(self, template, ops, scan: bool) -> PlanSummary:

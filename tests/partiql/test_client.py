@@ -82,6 +82,15 @@ def test_batch_execute_statement_reports_per_statement(ddb):
     assert response["ConsumedCapacity"] == [{"TableName": "Music", "CapacityUnits": 1.0}]
 
 
+def test_batch_honours_consistent_read_per_statement(ddb):
+    statement = "SELECT * FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Hi'"
+    response = ddb.batch_execute_statement(Statements=[
+        {"Statement": statement, "ConsistentRead": True},
+        {"Statement": "SELECT * FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Ho'"}],
+        ReturnConsumedCapacity="TOTAL")
+    assert response["ConsumedCapacity"] == [{"TableName": "Music", "CapacityUnits": 1.5}]
+
+
 def test_transaction_cancellation_reasons(ddb):
     with pytest.raises(ddb.exceptions.TransactionCanceledException) as caught:
         ddb.execute_transaction(TransactStatements=[

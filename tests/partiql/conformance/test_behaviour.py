@@ -197,8 +197,6 @@ def test_decomposed_point_reads_stop_between_reads_at_the_page_bytes():
     assert rest.next_token is None
 
 
-@pytest.mark.xfail(strict=True, reason="engine: query_page/scan_page take no byte budget, so a sub-read after "
-                                       "the first may evaluate a whole page of its own (see report)")
 def test_decomposed_queries_share_one_page_of_bytes():
     db = _small_pages(20)  # C4 (9 B), then C1 (13 B) crosses 20: the page must end there
     page = db.execute("SELECT * FROM CCC WHERE pk IN ['q', 'p']")
