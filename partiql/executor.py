@@ -28,7 +28,6 @@ from partiql.engine.types import (MISSING, copy_item, copy_value, from_wire, ite
 from . import plan as p
 from .access import check_key_types, check_key_value, interval, reads
 from .conditions import Param, bind, check_param_types
-from .literals import item_value
 from .planner import ExistsTemplate, InsertTemplate, SelectTemplate, WriteTemplate
 from .result import ConsumedCapacity, PlanSummary, Result
 
@@ -250,7 +249,7 @@ class Executor:
 
     def summary(self, template, ops, scan: bool) -> PlanSummary:
         kind = type(ops[0]).__name__ if ops else "GetItem"
-        return PlanSummary(kind, template.table, template.index_name, scan, [op.request() for op in ops],
+        return PlanSummary(kind, template.table, template.index_name, scan, tuple(ops),
                            self._estimate(template, ops, scan))
 
     def _estimate(self, template, ops, scan: bool) -> str:
@@ -266,7 +265,7 @@ class Executor:
 
     # ---------------------------------------------------------------- writes
     def insert_action(self, template: InsertTemplate, params) -> WriteAction:
-        item = item_value(template.item, params)
+        item = {name: params[value.index] if type(value) is Param else value for name, value in template.fields}
         if any(nesting_problem(item[name]) for name in template.parameter_names):
             raise ValidationException(PARAMETER_TOO_DEEP)
         key = template.key
@@ -344,7 +343,7 @@ class Executor:
 
     def write_summary(self, template, action: WriteAction) -> PlanSummary:
         op = self.write_op(template, action)
-        return PlanSummary(type(op).__name__, template.table, None, False, [op.request()],
+        return PlanSummary(type(op).__name__, template.table, None, False, (op,),
                            "W(larger of old and new item) per write, plus each index whose entry changes")
 
     @staticmethod

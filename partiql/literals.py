@@ -223,6 +223,8 @@ def is_literal(node: ast.Node) -> bool:
     return type(node) in LITERAL_TYPES
 
 
-def item_value(node: ast.TupleLit, params: Sequence[Any] = ()) -> dict:
-    """An INSERT item: top-level keys checked like a tuple's, each value rooted at ``root``."""
-    return {key: to_value(pair.value, params) for key, pair in map_pairs(node)}
+def item_fields(node: ast.TupleLit, parameter: Callable[[ast.Parameter], Any]) -> tuple:
+    """An INSERT item as (attribute, value) pairs: top-level keys checked like a
+    tuple's, literals converted (rooted at ``root``), each ``?`` handed to ``parameter``."""
+    return tuple((key, parameter(pair.value) if isinstance(pair.value, ast.Parameter) else to_value(pair.value))
+                 for key, pair in map_pairs(node))

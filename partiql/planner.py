@@ -20,7 +20,7 @@ from . import ast
 from .access import Analysis, analyse
 from .checks import check_statement, projected_name
 from .conditions import Param, action, condition, ordered_params, path
-from .literals import is_literal
+from .literals import is_literal, item_fields
 
 NOT_FOUND = "Requested resource not found"
 NO_KEY = "Where clause does not contain a mandatory equality on all key attributes"
@@ -56,6 +56,7 @@ class InsertTemplate:
     key: KeySchema
     item: ast.TupleLit
     parameter_names: tuple = ()  # attributes whose value is a top-level `?`
+    fields: tuple = ()  # (attribute, value or Param) in source order, literals converted once
 
 
 @dataclass
@@ -236,7 +237,10 @@ def _paths(node):
 def _insert(stmt: ast.Insert, catalog) -> InsertTemplate:
     table = _table(catalog, stmt.table.table)
     names = tuple(pair.key.value for pair in stmt.value.pairs if isinstance(pair.value, ast.Parameter))
-    return InsertTemplate(table.name, table.spec.key, stmt.value, names)
+    # Literals are converted once; a stored item may share them because the
+    # engine never changes a value in place.
+    fields = item_fields(stmt.value, lambda parameter: Param(parameter.index, parameter.span))
+    return InsertTemplate(table.name, table.spec.key, stmt.value, names, fields)
 
 
 # ---------------------------------------------------------- UPDATE / DELETE

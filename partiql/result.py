@@ -51,18 +51,26 @@ class ConsumedCapacity:
 class PlanSummary:
     """How a statement was lowered: DynamoDB calls, without running anything.
 
-    ``kind`` is the access path ('GetItem', 'Query', 'Scan', 'BatchGetItem'
-    for decomposed point reads, 'PutItem', 'UpdateItem', 'DeleteItem',
-    'TransactWriteItems', or a DDL name such as 'CreateTable'); ``requests``
-    are the DynamoDB request dicts (wire JSON) it stands for.
+    ``kind`` is the access path ('GetItem', 'Query', 'Scan', 'PutItem',
+    'UpdateItem', 'DeleteItem', 'ConditionCheck', or a DDL name such as
+    'CreateTable'); ``ops`` are the plan nodes (``partiql.plan``) and
+    ``requests`` the DynamoDB request dicts (wire JSON) they stand for,
+    rendered on first use (most results are never explained).
     """
 
     kind: str
     table: str | None = None
     index: str | None = None
     full_table_scan: bool = False
-    requests: list = field(default_factory=list)
+    ops: tuple = field(default=(), repr=False, compare=False)
     capacity_estimate: str | None = None
+    _requests: list | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def requests(self) -> list:
+        if self._requests is None:
+            self._requests = [op.request() for op in self.ops]
+        return self._requests
 
     @property
     def access_path(self) -> str:
@@ -70,8 +78,8 @@ class PlanSummary:
         source = self.table if self.index is None else f"{self.table}.{self.index}"
         if self.full_table_scan:
             return f"SCAN of {source}"
-        if len(self.requests) > 1 and self.kind in ("GetItem", "Query"):
-            return f"{len(self.requests)} decomposed {self.kind} reads on {source}"
+        if len(self.ops) > 1 and self.kind in ("GetItem", "Query"):
+            return f"{len(self.ops)} decomposed {self.kind} reads on {source}"
         return f"{self.kind} on {source}" if source else self.kind
 
 

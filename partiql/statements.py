@@ -16,6 +16,7 @@ from partiql.engine.errors import (CancellationReason, DynamoDBError, ResourceNo
 from partiql.engine.requests import OPERATIONS
 
 from . import ast
+from . import plan as p
 from .errors import ScanRefused
 from .executor import Executor, project
 from .parser import parse, parse_dml
@@ -147,7 +148,7 @@ class StatementRunner:
             return self.executor.summary(template, ops, scan)
         if isinstance(template, TableTemplate):
             return PlanSummary(template.operation, template.request.get("TableName"),
-                               requests=[dict(template.request)])
+                               ops=(p.TableOperation(template.operation, template.request),))
         action = self._action(template, params)
         return self.executor.write_summary(template, action)
 
@@ -360,7 +361,7 @@ def _ignorable(operation: str, error: DynamoDBError) -> bool:
 
 def _table_result(template: TableTemplate, response: dict) -> Result:
     name = template.request.get("TableName")
-    summary = PlanSummary(template.operation, name, requests=[dict(template.request)])
+    summary = PlanSummary(template.operation, name, ops=(p.TableOperation(template.operation, template.request),))
     if template.operation == "ListTables":
         items = [{"TableName": table} for table in response.get("TableNames", [])]
         return Result(items, len(items), plan=summary)

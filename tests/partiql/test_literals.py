@@ -6,7 +6,7 @@ import pytest
 
 from partiql import ast
 from partiql.errors import StatementError
-from partiql.literals import is_literal, item_value, number, to_value
+from partiql.literals import is_literal, item_fields, number, to_value
 from partiql.parser import parse
 
 OVER = "Number overflow. Attempting to store a number with magnitude larger than supported range"
@@ -153,10 +153,10 @@ def test_nesting_counts_the_top_level_value_as_level_one():
     assert caught.value.message == "Nesting Levels have exceeded supported limits under root" + "[0]" * 31
 
 
-def test_item_value():
+def test_item_fields():
     stmt = parse("INSERT INTO t VALUE {'pk': ?, 'n': 1, 'm': {'a': [true]}, 'ss': <<'x'>>}")
-    assert item_value(stmt.value, ["p1"]) == {"pk": "p1", "n": Decimal(1), "m": {"a": [True]},
-                                              "ss": frozenset({"x"})}
+    fields = item_fields(stmt.value, lambda parameter: ["p1"][parameter.index])
+    assert dict(fields) == {"pk": "p1", "n": Decimal(1), "m": {"a": [True]}, "ss": frozenset({"x"})}
 
 
 @pytest.mark.parametrize("text, message", [
@@ -164,9 +164,9 @@ def test_item_value():
     ("{'pk': 'a', 5: 'b'}", "Tuple keys must be of type String. Actual type: INT under root"),
     ("{'pk': 'a', 'l': [1, 1e126]}", OVER + " under root[1]"),
 ])
-def test_item_value_errors(text, message):
+def test_item_fields_errors(text, message):
     with pytest.raises(StatementError) as caught:
-        item_value(parse(f"INSERT INTO t VALUE {text}").value)
+        item_fields(parse(f"INSERT INTO t VALUE {text}").value, lambda parameter: None)
     assert caught.value.message == message
 
 
