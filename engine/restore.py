@@ -11,20 +11,23 @@ from __future__ import annotations
 from .partition import Record
 from .schema import TableSpec
 from .table import IndexChange, Mutation, Table, _wrong_index_key
-from .types import item_size
 
 
-def restore_table(engine, spec: TableSpec, state: dict, layout: dict, items) -> Table:
-    """Add the table to ``engine`` with its saved attributes and partitions, then its items."""
+def restore_table(engine, spec: TableSpec, state: dict, layout: dict, records) -> Table:
+    """Add the table to ``engine`` with its saved attributes and partitions, then its items.
+
+    ``records`` yields (partition-key hash, ``Record``) per item, best in storage order.
+    """
     table = engine.add_table(spec)
     for name, value in state.items():
         setattr(table, name, value)
     _lay_out(table, layout)
     key = spec.key
     indexes = spec.indexes
-    for item in items:
-        record = Record(item, item_size(item))
-        h, pk, sort = table.locate(item[key.hash_name], item.get(key.range_name))
+    for h, record in records:
+        item = record.item
+        pk = item[key.hash_name]
+        sort = None if key.range_name is None else (item[key.range_name],)
         mutation = Mutation(table, h, pk, sort, None, record)
         if indexes:
             mutation.changes = [IndexChange(index, None, _entry(table, index, record)) for index in indexes]

@@ -12,9 +12,12 @@ and whose ``user_version`` is the format version. Opening one goes:
 
 Format history (``SCHEMAS`` keeps each one, so tests can build old files):
 
-* 1 — the prototype's layout: items keyed by table *name*.
-* 2 — items keyed by a small integer table id: smaller rows, and a table
-  dropped and created again under the same name never shares rows.
+* 1 — the prototype's layout: items keyed by table *name* and by their key
+  bytes alone, without their sizes.
+* 2 — items keyed by a small integer table id and by (hash, key bytes), in
+  the engine's storage order, with their sizes: a 100,000-item file opens
+  in about a second, and a table dropped and created again under the same
+  name never shares rows.
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ from __future__ import annotations
 import os
 import sqlite3
 
+from .keys import key_hash
 from .storage import StorageError
+from .storage_codec import decode_item, decode_spec, row_key
+from .types import item_size
 
 APPLICATION_ID = 0x50514444  # "PQDD"
 FORMAT_VERSION = 2
@@ -37,8 +43,8 @@ SCHEMAS = {
     2: ["CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE tables (tid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, spec TEXT NOT NULL, "
         "state TEXT NOT NULL)",
-        "CREATE TABLE items (tid INTEGER NOT NULL, key BLOB NOT NULL, item TEXT NOT NULL, "
-        "PRIMARY KEY (tid, key)) WITHOUT ROWID"],
+        "CREATE TABLE items (tid INTEGER NOT NULL, key BLOB NOT NULL, size INTEGER NOT NULL, "
+        "item TEXT NOT NULL, PRIMARY KEY (tid, key)) WITHOUT ROWID"],
 }
 
 
@@ -48,10 +54,21 @@ def _v1_to_v2(db: sqlite3.Connection) -> None:
     for statement in SCHEMAS[2][1:]:
         db.execute(statement)
     db.execute("INSERT INTO tables (name, spec, state) SELECT name, spec, state FROM tables_v1 ORDER BY name")
-    db.execute("INSERT INTO items (tid, key, item) SELECT t.tid, i.key, i.item "
-               "FROM items_v1 i JOIN tables t ON t.name = i.tbl")
+    for tid, spec_text in db.execute("SELECT tid, spec FROM tables").fetchall():
+        key = decode_spec(spec_text).key
+        rows = db.execute("SELECT i.item FROM items_v1 i JOIN tables t ON t.name = i.tbl WHERE t.tid = ?",
+                          (tid,))
+        db.executemany("INSERT INTO items (tid, key, size, item) VALUES (?, ?, ?, ?)",
+                       (_v2_row(tid, key, text) for (text,) in rows))
     db.execute("DROP TABLE items_v1")
     db.execute("DROP TABLE tables_v1")
+
+
+def _v2_row(tid: int, key, text: str) -> tuple:
+    item = decode_item(text)
+    pk = item[key.hash_name]
+    sort = None if key.range_name is None else (item[key.range_name],)
+    return tid, row_key(key_hash(pk), pk, sort), item_size(item), text
 
 
 # MIGRATIONS[n] turns format n into format n + 1.
@@ -71,26 +88,30 @@ def check_header(path: str) -> None:
         return  # a new database
     if size == 0:
         return  # SQLite treats an empty file as an empty database
-    with open(path, "rb") as file:
-        header = file.read(HEADER_BYTES)
+    try:
+        with open(path, "rb") as file:
+            header = file.read(HEADER_BYTES)
+    except OSError as error:  # a directory, no permission
+        raise StorageError(f"cannot open {path}: {error.strerror}") from None
     if not header.startswith(SQLITE_MAGIC):
         raise damaged(path, "it is not an SQLite file")
     if len(header) < HEADER_BYTES:
         raise damaged(path, "the file is truncated")
-    if _shorter_than_header_says(path, header, size):
-        raise damaged(path, f"the file is truncated: {size} bytes, its header promises more")
+    promised = _promised_size(path, header)
+    if size < promised:
+        raise damaged(path, f"the file is truncated: {size} bytes of the {promised} its header promises")
 
 
-def _shorter_than_header_says(path: str, header: bytes, size: int) -> bool:
+def _promised_size(path: str, header: bytes) -> int:
+    """The size the header says the file has (0 when it cannot tell)."""
     # why the -wal test: after a crash mid-checkpoint the file can lag its
     # header until SQLite replays the log; only a file without one must add up.
     if os.path.exists(path + "-wal") and os.path.getsize(path + "-wal") > 0:
-        return False
+        return 0
+    if header[24:28] != header[92:96]:  # the header's own test of its page count
+        return 0
     page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(header[28:32], "big")
-    count_is_valid = header[24:28] == header[92:96]  # the header's own validity test
-    return count_is_valid and pages > 0 and size < pages * page_size
+    return int.from_bytes(header[28:32], "big") * (65536 if page_size == 1 else page_size)
 
 
 def prepare(db: sqlite3.Connection, path: str) -> None:
@@ -109,7 +130,11 @@ def prepare(db: sqlite3.Connection, path: str) -> None:
                            f"{version}; this version reads formats up to {FORMAT_VERSION}); "
                            "the file was left as it is")
     if version < FORMAT_VERSION:
-        migrate(db, version)
+        try:
+            migrate(db, version)
+        except (ValueError, KeyError, TypeError) as error:  # rows the migration cannot read
+            raise StorageError(f"cannot open {path}: upgrading it from file format {version} failed "
+                               f"({type(error).__name__}: {error}); the file was left as it is") from None
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:

@@ -12,7 +12,7 @@ import sys
 
 import partiql
 
-from . import batch
+from . import batch, transfer
 from .config import FORMATS, SCAN_POLICIES, ConfigError, load
 from .session import Session
 
@@ -20,7 +20,9 @@ PROGRAM = "partiql"
 DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Every statement shows its "
                "access path (GetItem, Query, Scan) and the capacity it consumed.")
 EPILOG = ("Statements end with ';'. With -e, -f or statements on stdin the shell runs them as a script: "
-          "results on stdout, status lines and errors on stderr, exit status 1 if any failed.")
+          "results on stdout, status lines and errors on stderr, exit status 1 if any failed. "
+          "Also: partiql DATABASE import FILE TABLE [--format F] [--continue-on-error] and "
+          "partiql DATABASE export TABLE FILE [--format F].")
 
 
 class _Script(argparse.Action):
@@ -60,6 +62,9 @@ def _settings(args):
 
 def main(argv: list | None = None) -> int:
     """Run the shell; the exit status is 0 when every statement succeeded."""
+    code = transfer.subcommand(argv)  # partiql DATABASE import|export …
+    if code is not None:
+        return code
     args = build_parser().parse_args(argv)
     try:
         settings = _settings(args)

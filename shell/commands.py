@@ -144,7 +144,10 @@ def _timer(session, argument: str) -> None:
 @command(".scan", "[POLICY]", f"show or set what a full Scan does ({', '.join(SCAN_POLICIES)})",
          argument=SCAN_POLICIES)
 def _scan(session, argument: str) -> None:
-    _setting(session, "scan", argument)
+    if argument:
+        _setting(session, "scan", argument)
+    else:  # unset in the config means the database's own policy
+        session.notice(f"scan: {session.db.scan_policy}")
 
 
 @command(".read", "FILE", "run the statements and meta-commands in FILE", argument="file")
@@ -190,3 +193,13 @@ def _history(session, argument: str) -> None:
 @command(".quit", "", "leave the shell (Ctrl-D too)", aliases=(".exit", "\\q"))
 def _quit(session, argument: str) -> None:
     session.done = True
+
+
+def _register_transfers() -> None:
+    """``.import`` and ``.export`` come from ``shell.transfer`` (one registration each)."""
+    from . import transfer
+    for entry in transfer.META_COMMANDS:
+        command(entry.name, entry.usage, entry.summary, argument=entry.argument)(entry.run)
+
+
+_register_transfers()

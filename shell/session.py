@@ -109,7 +109,8 @@ class Session:
     @settings.setter
     def settings(self, settings: Settings) -> None:
         self._settings = settings
-        self.db.scan_policy = settings.scan
+        if settings.scan is not None:  # else keep the policy a database file remembers
+            self.db.scan_policy = settings.scan
 
     # ------------------------------------------------------------ messages
     def say(self, fragments: list) -> None:
@@ -173,7 +174,7 @@ class Session:
     # ---------------------------------------------------------- statements
     def _declined(self, statement: str) -> bool:
         """Whether the user said no to a full Scan (REPL, scan = warn)."""
-        if self.confirm is None or self.settings.scan != "warn" or leading_word(statement) != "SELECT":
+        if self.confirm is None or self.db.scan_policy != "warn" or leading_word(statement) != "SELECT":
             return False
         plan = self.db.explain(statement)
         return plan.full_table_scan and not self.confirm(f"{plan.access_path} reads the whole table. Run it?")

@@ -25,9 +25,8 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from .progress import BAR_WIDTH, Progress
+from .progress import Progress, bar
 
-FORMAT_NAMES = ("ddb-json", "json", "csv")  # partiql.transfer_formats.FORMATS, without importing it
 IMPORT_USAGE = "FILE TABLE [--format F] [--continue-on-error] [--types NAME=TYPE,…]"
 EXPORT_USAGE = "TABLE FILE [--format F]"
 
@@ -70,9 +69,16 @@ _OPTIONS: dict[str, tuple[bool, Callable]] = {
 
 
 def _format(value: str) -> str:
-    if value not in FORMAT_NAMES:
-        raise UsageError(f"unknown format {value!r}: use one of {', '.join(FORMAT_NAMES)}")
+    names = format_names()
+    if value not in names:
+        raise UsageError(f"unknown format {value!r}: use one of {', '.join(names)}")
     return value
+
+
+def format_names() -> list:
+    """The registered file formats."""
+    from partiql.transfer_formats import FORMATS  # why: imported when a transfer is asked for, not at start-up
+    return list(FORMATS)
 
 
 def parse(argument: str, direction: str) -> Request:
@@ -109,11 +115,10 @@ def parse(argument: str, direction: str) -> Request:
 def progress_reporter(progress: Progress, file: str) -> Callable:
     """A ``progress(stage, done, total)`` callback drawing a bar through the shell's Progress."""
     def report(stage: str, done: int, total: int) -> None:
-        if progress.wanted:
-            filled = BAR_WIDTH * done // total if total else BAR_WIDTH
-            verb = "reading" if stage == "read" else "writing"
-            progress.show(f"{verb} {file} [{'#' * filled}{'-' * (BAR_WIDTH - filled)}] "
-                          f"{100 * done // total if total else 100}%")
+        if progress.wanted:  # "read" counts bytes of the file, "write" items
+            text = f"reading {file} {bar(done >> 10, total >> 10)} KB" if stage == "read" else \
+                f"writing {file} {bar(done, total)} items"
+            progress.show(text)
     return report
 
 
@@ -220,7 +225,7 @@ def subcommand_parser() -> argparse.ArgumentParser:
     exporting.add_argument("table", metavar="TABLE")
     exporting.add_argument("file", metavar="FILE")
     for sub in (importing, exporting):
-        sub.add_argument("--format", choices=FORMAT_NAMES,
+        sub.add_argument("--format", choices=format_names(),
                          help="file format (default: from the file name, or its first line)")
     return parser
 

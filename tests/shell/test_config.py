@@ -19,7 +19,7 @@ def write(path, text):
 def test_defaults_come_from_the_shipped_file():
     settings = load()
     assert (settings.format, settings.row_limit, settings.timer, settings.scan, settings.key_bindings) == (
-        "table", 100, True, "allow", "emacs")
+        "table", 100, True, None, "emacs")  # scan unset: the database's own policy
     assert settings.colors["scan"] == "ansired bold"
 
 
@@ -31,7 +31,10 @@ def test_every_shipped_key_is_documented_by_a_comment_and_every_setting_is_shipp
         line = next(n for n, text in enumerate(lines) if text.startswith(f"{key} ="))
         assert lines[line - 1].startswith("#"), key
     fields = set(Settings.__dataclass_fields__) - {"colors"}
-    assert fields == set(parser["shell"])
+    commented = {text[2:].split(" =")[0] for text in lines if text.startswith("# ") and " = " in text}
+    # Every setting is shipped, set or (scan: the database's own policy by default) commented out.
+    assert fields == set(parser["shell"]) | (commented & fields)
+    assert "scan" in commented
 
 
 def test_the_user_file_is_merged_over_the_defaults(private_config):

@@ -84,11 +84,11 @@ def test_the_progress_bar_is_drawn_once_the_delay_passed():
     now = [0.0]
     progress = Progress(_Terminal(), delay=0, clock=lambda: now[0])
     report = transfer.progress_reporter(progress, "rows.csv")
-    report("read", 50, 200)
-    assert progress.stream.getvalue().endswith("reading rows.csv [#####---------------] 25%")
+    report("read", 50 << 10, 200 << 10)
+    assert progress.stream.getvalue().endswith("reading rows.csv [#####---------------] 50/200 KB")
     now[0] += 1
     report("write", 3, 3)
-    assert progress.stream.getvalue().endswith("writing rows.csv [####################] 100%")
+    assert progress.stream.getvalue().endswith("writing rows.csv [####################] 3/3 items")
     quiet = Progress(_Terminal())  # the default two-second delay: nothing yet
     transfer.progress_reporter(quiet, "rows.csv")("read", 1, 2)
     assert quiet.stream.getvalue() == ""

@@ -1,0 +1,49 @@
+"""Helpers of the storage tests: table requests, whole-database snapshots, what is on disk."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from partiql.engine import Engine
+
+
+def attribute_types(**types) -> list:
+    return [{"AttributeName": name, "AttributeType": kind} for name, kind in types.items()]
+
+
+def key_schema(hash_name: str, range_name: str | None = None) -> list:
+    out = [{"AttributeName": hash_name, "KeyType": "HASH"}]
+    if range_name:
+        out.append({"AttributeName": range_name, "KeyType": "RANGE"})
+    return out
+
+
+def create_simple(engine: Engine, name: str = "Items", **extra) -> None:
+    """A table keyed (pk S, sk N), on demand unless ``extra`` says otherwise."""
+    extra.setdefault("BillingMode", "PAY_PER_REQUEST")
+    engine.create_table(TableName=name, KeySchema=key_schema("pk", "sk"),
+                        AttributeDefinitions=attribute_types(pk="S", sk="N"), **extra)
+
+
+def snapshot(engine: Engine) -> dict:
+    """Everything a reopen must reproduce: each table's description (partitions, counts,
+    sizes, index stats, ids, times) and every item of the table and of each index, in order."""
+    out = {}
+    for name in engine.table_names():
+        table = engine.tables[name]
+        indexes = {index.name: [(sort, record.item) for _, _, sort, record in table.source(index)[0].scan(
+                   table.source(index)[1])] for index in table.spec.indexes}
+        out[name] = {"description": engine.describe_table(TableName=name)["Table"],
+                     "items": [record.item for _, _, _, record in table.store.scan(None)],
+                     "indexes": indexes,
+                     "collections": dict(table.collection_bytes)}
+    return out
+
+
+def file_rows(path) -> int:
+    """Item rows in the database file, read by a separate SQLite connection (what is on disk)."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT count(*) FROM items").fetchone()[0]
+    finally:
+        db.close()

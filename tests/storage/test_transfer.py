@@ -1,0 +1,275 @@
+"""Import and export: DynamoDB JSON, plain JSON lines and CSV; bad rows; all or nothing."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+from decimal import Decimal
+
+import pytest
+
+import partiql
+from partiql.engine.errors import ResourceNotFoundException
+from partiql.transfer import TransferError
+
+from .helpers import attribute_types, create_simple, file_rows, key_schema
+
+ITEMS = [
+    {"pk": "a", "sk": Decimal(1), "name": "Ann", "age": Decimal(31), "score": Decimal("-1.25")},
+    {"pk": "a", "sk": Decimal(2), "name": "Bob, \"the\" builder", "note": "line\nbreak"},
+    {"pk": "b", "sk": Decimal(1), "zip": "007", "id": "123456789012345678901234567890123456789012"},
+]
+RICH = {"pk": "r", "sk": Decimal(9), "b": b"\x00\x01", "ok": True, "nothing": None, "list": [Decimal(1), "x"],
+        "map": {"deep": {"er": [True]}}, "ss": frozenset({"x", "y"}), "ns": frozenset({Decimal(1), Decimal(2)}),
+        "bs": frozenset({b"q"})}
+
+
+@pytest.fixture
+def db():
+    with partiql.connect() as connection:
+        create_simple(connection.engine, "Items")
+        create_simple(connection.engine, "Copy")
+        yield connection
+
+
+def _items(db, table: str) -> list:
+    return db.execute(f"SELECT * FROM {table}").items
+
+
+def _load(db, table: str, items: list) -> None:
+    for item in items:
+        db.engine.put_item(TableName=table, Item=item)
+
+
+# ---------------------------------------------------------------- round trips
+
+@pytest.mark.parametrize("name", ["out.ddb.json", "out.json", "out.json.gz", "out.txt"])
+def test_ddb_json_round_trips_every_type(db, tmp_path, name):
+    _load(db, "Items", ITEMS + [RICH])
+    report = db.export_items("Items", tmp_path / name)
+    assert report.format == "ddb-json" and report.exported == 4
+    imported = db.import_items("Copy", tmp_path / name)
+    assert imported.format == "ddb-json" and imported.imported == 4 and imported.errors == []
+    assert _items(db, "Copy") == _items(db, "Items")
+
+
+def test_ddb_json_is_what_dynamodbs_export_to_s3_writes(db, tmp_path):
+    _load(db, "Items", ITEMS[:1])
+    db.export_items("Items", tmp_path / "out.json")
+    assert json.loads((tmp_path / "out.json").read_text()) == {"Item": {
+        "pk": {"S": "a"}, "sk": {"N": "1"}, "name": {"S": "Ann"}, "age": {"N": "31"}, "score": {"N": "-1.25"}}}
+    s3_file = tmp_path / "export.json.gz"  # an S3 export's data file: gzipped, one {"Item": …} per line
+    with gzip.open(s3_file, "wt") as file:
+        file.write('{"Item":{"pk":{"S":"s3"},"sk":{"N":"7"},"tags":{"SS":["a"]}}}\n')
+        file.write('{"pk":{"S":"bare"},"sk":{"N":"8"}}\n')  # bare wire items are read too
+    assert db.import_items("Copy", s3_file).imported == 2
+    assert sorted(_items(db, "Copy"), key=lambda item: item["pk"]) == [
+        {"pk": "bare", "sk": Decimal(8)}, {"pk": "s3", "sk": Decimal(7), "tags": frozenset({"a"})}]
+
+
+@pytest.mark.parametrize("name,format", [("out.jsonl", "json"), ("out.csv", "csv"), ("out.csv.gz", "csv")])
+def test_plain_json_and_csv_round_trip_strings_and_numbers(db, tmp_path, name, format):
+    _load(db, "Items", ITEMS)
+    assert db.export_items("Items", tmp_path / name).format == format
+    assert db.import_items("Copy", tmp_path / name).imported == 3
+    assert _items(db, "Copy") == _items(db, "Items")
+
+
+def test_plain_json_writes_exact_numbers_and_reads_declared_types(db, tmp_path):
+    _load(db, "Items", [RICH, {"pk": "n", "sk": Decimal(1), "big": Decimal("12345678901234567890.123456789")}])
+    db.export_items("Items", tmp_path / "out.jsonl")
+    lines = (tmp_path / "out.jsonl").read_text().splitlines()
+    assert '"big":12345678901234567890.123456789' in lines[0] + lines[1]
+    types = {"b": "B", "ss": "SS", "ns": "NS", "bs": "BS"}
+    db.import_items("Copy", tmp_path / "out.jsonl", format="json", types=types)
+    assert _items(db, "Copy") == _items(db, "Items")
+
+
+def test_csv_export_puts_keys_first_and_renders_other_types_as_json(db, tmp_path):
+    _load(db, "Items", [RICH])
+    db.export_items("Items", tmp_path / "out.csv")
+    header, row = (tmp_path / "out.csv").read_text().splitlines()
+    assert header.split(",")[:2] == ["pk", "sk"]
+    cells = dict(zip(header.split(","), next(csv.reader([row]))))
+    assert cells["b"] == "AAE=" and cells["ok"] == "true" and cells["nothing"] == "null"
+    assert json.loads(cells["map"]) == {"deep": {"er": [True]}} and json.loads(cells["ss"]) == ["x", "y"]
+    types = {"b": "B", "ok": "BOOL", "nothing": "NULL", "list": "L", "map": "M", "ss": "SS", "ns": "NS",
+             "bs": "BS"}
+    db.import_items("Copy", tmp_path / "out.csv", types=types)
+    assert _items(db, "Copy") == _items(db, "Items")
+
+
+# --------------------------------------------------------------------- CSV
+
+def test_csv_infers_numbers_and_strings_and_follows_the_key_types(db, tmp_path):
+    db.engine.create_table(TableName="Codes", KeySchema=key_schema("code"), BillingMode="PAY_PER_REQUEST",
+                           AttributeDefinitions=attribute_types(code="S"))
+    source = tmp_path / "codes.csv"
+    source.write_text("code,n,zip,big,e,neg,text,empty\n"
+                      "123,42,007,123456789012345678901234567890123456789012,2e3,-0.5,12abc,\n")
+    db.import_items("Codes", source)
+    assert _items(db, "Codes") == [{"code": "123", "n": Decimal(42), "zip": "007",
+                                    "big": "123456789012345678901234567890123456789012",
+                                    "e": Decimal(2000), "neg": Decimal("-0.5"), "text": "12abc"}]
+
+
+def test_csv_declared_types_win_and_problems_name_the_column(db, tmp_path):
+    source = tmp_path / "typed.csv"
+    source.write_text("pk,sk,age,flag\nx,1,42,true\ny,2,old,maybe\nz,3\n")
+    with pytest.raises(TransferError) as caught:
+        db.import_items("Items", source, types={"age": "S", "flag": "BOOL"})
+    assert caught.value.report.errors == [(3, "flag: expected true or false, found 'maybe'"),
+                                          (4, "expected 4 fields, found 2")]
+    report = db.import_items("Items", source, types={"age": "N"}, continue_on_error=True)
+    assert report.imported == 1 and [line for line, _ in report.errors] == [3, 4]
+    assert "age: " in report.errors[0][1]
+    assert _items(db, "Items") == [{"pk": "x", "sk": Decimal(1), "age": Decimal(42), "flag": "true"}]
+
+
+@pytest.mark.parametrize("header,types,problem", [
+    ("pk,sk,pk", None, "repeats pk"),
+    ("pk,,sk", None, "empty column name"),
+    ("pk,sk", {"age": "N"}, "lacks: age"),
+])
+def test_csv_header_problems_stop_the_import(db, tmp_path, header, types, problem):
+    source = tmp_path / "bad.csv"
+    source.write_text(header + "\na,1,2\n")
+    with pytest.raises(TransferError, match=problem):
+        db.import_items("Items", source, types=types, continue_on_error=True)
+
+
+# --------------------------------------------------------------- bad rows
+
+BAD_JSON = (
+    '{"pk": "a", "sk": 1}\n'
+    "\n"
+    '{"pk": 1, "sk": 2}\n'
+    "not json\n"
+    "[1, 2]\n"
+    '{"pk": "b"}\n'
+    '{"pk": "c", "sk": 1e400}\n'
+    '{"pk": "d", "sk": 4}\n'
+)
+
+
+def test_bad_rows_are_reported_with_line_numbers_and_nothing_is_imported(db, tmp_path):
+    source = tmp_path / "bad.jsonl"
+    source.write_text(BAD_JSON)
+    with pytest.raises(TransferError) as caught:
+        db.import_items("Items", source)
+    errors = caught.value.report.errors
+    assert [line for line, _ in errors] == [3, 4, 5, 6, 7]
+    assert errors[0][1] == "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"
+    assert errors[1][1].startswith("not valid JSON: Expecting value at column 1")
+    assert errors[2][1] == "expected a JSON object, found list"
+    assert errors[3][1] == "One or more parameter values were invalid: Missing the key sk in the item"
+    assert "Number overflow" in errors[4][1]
+    message = str(caught.value)
+    assert "5 bad rows" in message and "nothing was imported" in message and "line 3:" in message
+    assert _items(db, "Items") == []
+
+
+def test_continue_on_error_imports_the_good_rows(db, tmp_path):
+    source = tmp_path / "bad.jsonl"
+    source.write_text(BAD_JSON)
+    report = db.import_items("Items", source, continue_on_error=True)
+    assert report.imported == 2 and report.rows == 7 and len(report.errors) == 5
+    assert str(report).startswith("imported 2 items into Items from") and "5 bad rows skipped" in str(report)
+    assert [item["pk"] for item in _items(db, "Items")] in (["a", "d"], ["d", "a"])
+
+
+def test_ddb_json_rows_get_dynamodbs_messages(db, tmp_path):
+    source = tmp_path / "bad.json"
+    source.write_text('{"Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}\n'
+                      '{"Item": {"pk": {"S": "a"}, "sk": {"N": "x"}}}\n'
+                      '{"Item": {"pk": {"S": "a"}, "sk": {"N": "2"}, "s": {"SS": []}}}\n')
+    with pytest.raises(TransferError) as caught:
+        db.import_items("Items", source, format="ddb-json")
+    assert caught.value.report.errors == [
+        (2, "The parameter cannot be converted to a numeric value: x"),
+        (3, "One or more parameter values were invalid: An string set  may not be empty")]
+
+
+def test_an_item_too_large_or_with_a_bad_index_key_is_a_bad_row(db, tmp_path):
+    db.engine.create_table(
+        TableName="Indexed", KeySchema=key_schema("pk"), BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=attribute_types(pk="S", g="N"),
+        GlobalSecondaryIndexes=[{"IndexName": "ByG", "KeySchema": key_schema("g"),
+                                 "Projection": {"ProjectionType": "ALL"}}])
+    source = tmp_path / "rows.jsonl"
+    source.write_text('{"pk": "big", "pad": "' + "x" * 410_000 + '"}\n{"pk": "g", "g": "text"}\n')
+    with pytest.raises(TransferError) as caught:
+        db.import_items("Indexed", source)
+    assert caught.value.report.errors[0] == (1, "Item size has exceeded the maximum allowed size")
+    assert "Type mismatch for Index Key g" in caught.value.report.errors[1][1]
+
+
+def test_a_later_row_with_the_same_key_replaces_the_earlier(db, tmp_path):
+    source = tmp_path / "dupes.jsonl"
+    source.write_text('{"pk": "a", "sk": 1, "v": 1}\n{"pk": "a", "sk": 1, "v": 2}\n')
+    report = db.import_items("Items", source)
+    assert report.imported == 1 and report.replaced == 1
+    assert _items(db, "Items") == [{"pk": "a", "sk": Decimal(1), "v": Decimal(2)}]
+
+
+# ------------------------------------------------------------ the caller's mistakes
+
+def test_unknown_table_format_types_or_file(db, tmp_path):
+    source = tmp_path / "rows.jsonl"
+    source.write_text('{"pk": "a", "sk": 1}\n')
+    with pytest.raises(ResourceNotFoundException):
+        db.import_items("Nope", source)
+    with pytest.raises(ValueError, match="unknown format 'xml'"):
+        db.import_items("Items", source, format="xml")
+    with pytest.raises(ValueError, match="unknown types"):
+        db.import_items("Items", source, types={"sk": "INT"})
+    with pytest.raises(ValueError, match="types do not apply to ddb-json"):
+        db.import_items("Items", source, format="ddb-json", types={"sk": "N"})
+    with pytest.raises(FileNotFoundError):
+        db.import_items("Items", tmp_path / "missing.jsonl")
+    with pytest.raises(ResourceNotFoundException):
+        db.export_items("Nope", tmp_path / "out.csv")
+
+
+# ------------------------------------------------------------ progress, files
+
+def test_progress_is_reported_while_reading_and_writing(db, tmp_path):
+    source = tmp_path / "many.jsonl"
+    source.write_text("".join(f'{{"pk": "p{n}", "sk": {n}}}\n' for n in range(2500)))
+    calls = []
+    db.import_items("Items", source, progress=lambda *call: calls.append(call))
+    stages = [stage for stage, _, _ in calls]
+    assert stages.count("read") == 2 and stages[-2:] == ["write", "write"]
+    assert calls[-1] == ("write", 2500, 2500)
+    read = [call for call in calls if call[0] == "read"]
+    assert all(0 < done <= total == source.stat().st_size for _, done, total in read)
+    calls.clear()
+    db.export_items("Items", tmp_path / "out.csv", progress=lambda *call: calls.append(call))
+    assert calls == [("write", 1000, 2500), ("write", 2000, 2500)]
+
+
+def test_an_export_that_fails_leaves_no_file(db, tmp_path):
+    _load(db, "Items", [{"pk": f"p{n}", "sk": n} for n in range(1500)])
+    target = tmp_path / "out.csv"
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        db.export_items("Items", target, progress=stop)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_import_into_a_file_database_is_one_storage_transaction(path, tmp_path):
+    source = tmp_path / "rows.jsonl"
+    source.write_text("".join(f'{{"pk": "p{n}", "sk": {n}}}\n' for n in range(300)) + "oops\n")
+    with partiql.connect(path) as db:
+        create_simple(db.engine)
+        with pytest.raises(TransferError):
+            db.import_items("Items", source)
+        assert file_rows(path) == 0
+        db.import_items("Items", source, continue_on_error=True)
+        assert file_rows(path) == 300
+    with partiql.connect(path) as db:
+        assert db.engine.tables["Items"].item_count == 300
