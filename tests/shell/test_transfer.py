@@ -123,3 +123,21 @@ def test_subcommand_usage_errors_exit_2(tmp_path):
                              "sys.exit(transfer.subcommand())", str(tmp_path / "a.db"), "import", "only-file"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "usage: partiql DATABASE import" in result.stderr
+
+
+def test_the_command_line_and_the_registry_are_wired(tmp_path):
+    """``partiql DB import …`` goes through cli.main; .import/.export are registered meta-commands."""
+    import subprocess
+    import sys
+
+    from partiql.shell import commands
+
+    assert {".import", ".export"} <= {entry.name for entry in commands.commands()}
+    database, source = tmp_path / "app.db", tmp_path / "rows.jsonl"
+    source.write_text('{"pk": "a"}\n')
+    run = [sys.executable, "-m", "partiql.shell", str(database)]
+    subprocess.run(run + ["-e", "CREATE TABLE Tab (pk S) PRIMARY KEY (pk HASH);"], check=True, capture_output=True)
+    done = subprocess.run(run + ["import", str(source), "Tab"], capture_output=True, text=True)
+    assert done.returncode == 0 and "imported 1 item into Tab" in done.stderr
+    out = subprocess.run(run + ["--format", "jsonl", "-e", "SELECT * FROM Tab;"], capture_output=True, text=True)
+    assert out.stdout.strip() == '{"pk": "a"}'
