@@ -12,11 +12,9 @@ GetItem ≥ 100,000/s, PutItem ≥ 50,000/s, Query(100) ≥ 5,000/s, Scan ≥
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 import tracemalloc
 
-import _isolate  # noqa: F401  (must precede the partiql import)
+from _support import timed  # (must precede the partiql import)
 from partiql.engine import Engine
 
 QUERY_PARTITIONS = 100  # partition-key values holding 100 items each, for Query(100)
@@ -47,16 +45,6 @@ def load(engine: Engine, size: int) -> float:
     tracemalloc.stop()
     return (after - before) / size
 
-
-def timed(fn, count: int, runs: int) -> float:
-    """Median seconds per call over ``runs`` runs of ``count`` calls."""
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for i in range(count):
-            fn(i)
-        samples.append((time.perf_counter() - start) / count)
-    return statistics.median(samples)
 
 
 def bench(size: int, runs: int) -> list[tuple[str, float, str]]:

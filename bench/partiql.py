@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-import _isolate  # noqa: F401  (must precede the partiql import)
+from _support import timed  # (must precede the partiql import)
 import partiql
 from partiql import parser
 from partiql.planner import plan
@@ -28,15 +28,6 @@ def setup(items: int):
                    [f"user#{i % 100}", i, i % 90, f"name {i}"])
     return db
 
-
-def timed(fn, count: int, runs: int) -> float:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for i in range(count):
-            fn(i)
-        samples.append((time.perf_counter() - start) / count)
-    return statistics.median(samples)
 
 
 def cold_parse_plan(db, runs: int) -> float:

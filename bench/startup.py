@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-import _isolate  # noqa: F401  (must precede the partiql import)
+import _support  # noqa: F401  (must precede the partiql import)
 
 STATEMENTS = ["CREATE TABLE Music (Artist S, SongTitle S) PRIMARY KEY (Artist HASH, SongTitle RANGE);",
               "INSERT INTO Music VALUE {'Artist': 'Acme', 'SongTitle': 'Hi'};",

@@ -20,17 +20,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-# why: run as a script, this folder comes first on sys.path and its partiql.py
-# (the PartiQL benchmark) would shadow the partiql package.
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != Path(__file__).parent.resolve()]
-
-import partiql  # noqa: E402
-from partiql.engine import Engine  # noqa: E402
+import _support  # noqa: F401  (must precede the partiql import)
+import partiql
+from partiql.engine import Engine
 
 GROUPS = 100  # partition-key values holding the first GROUPS * 100 items, for Query(100)
 

@@ -70,6 +70,14 @@ def _check_not_empty(name: str, value) -> None:
         raise _empty_key(name, value)
 
 
+def _sized_key(schema: KeySchema, values: list) -> tuple:
+    """(hash, range) from a schema's key values, within DynamoDB's key-size limits."""
+    hash_value = values[0]
+    range_value = values[1] if len(values) > 1 else None
+    check_key_sizes(schema, hash_value, range_value)
+    return hash_value, range_value
+
+
 def key_from_item(schema: KeySchema, item: dict) -> tuple:
     """The (hash, range) key of an item to be written, with PutItem's messages."""
     values = []
@@ -86,10 +94,7 @@ def key_from_item(schema: KeySchema, item: dict) -> tuple:
                 f"expected: {expected} actual: {actual}")
         _check_not_empty(name, value)
         values.append(value)
-    hash_value = values[0]
-    range_value = values[1] if len(values) > 1 else None
-    check_key_sizes(schema, hash_value, range_value)
-    return hash_value, range_value
+    return _sized_key(schema, values)
 
 
 def key_from_request(schema: KeySchema, key) -> tuple:
@@ -105,10 +110,7 @@ def key_from_request(schema: KeySchema, key) -> tuple:
             raise ValidationException(SCHEMA_MISMATCH)
         _check_not_empty(name, value)
         values.append(value)
-    hash_value = values[0]
-    range_value = values[1] if len(values) > 1 else None
-    check_key_sizes(schema, hash_value, range_value)
-    return hash_value, range_value
+    return _sized_key(schema, values)
 
 
 def key_dict(schema: KeySchema, hash_value, range_value) -> dict:

@@ -7,7 +7,7 @@ DynamoDB validation message, lives in ``engine.table_requests``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import limits
 

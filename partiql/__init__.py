@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from partiql.engine.storage import DatabaseLocked, StorageError
 
-from .api import SCAN_POLICIES, Connection, ScanRefused, connect
+from .api import SCAN_POLICIES, Connection, connect
+from .errors import ScanRefused
 from .result import ConsumedCapacity, PlanSummary, Result
 
 __version__ = "0.1.0"

@@ -17,7 +17,6 @@ from partiql.engine.limits import Limits
 from partiql.engine.storage import open_storage
 from partiql.engine.types import from_python
 
-from .errors import ScanRefused  # noqa: F401  (re-exported: partiql.ScanRefused)
 from .result import PlanSummary, Result
 from .statements import StatementRunner
 

@@ -27,8 +27,37 @@ def _key_wire(key: dict) -> dict:
     return {name: to_wire(value) for name, value in key.items()}
 
 
+# How each kind of request member is rendered (None leaves the member out).
+_RENDERERS = {
+    "value": lambda renderer, value: value,
+    "attributes": lambda renderer, value: _key_wire(value),
+    "condition": lambda renderer, value: renderer.condition(value),
+    "update": lambda renderer, value: renderer.update(value),
+    "projection": lambda renderer, value: renderer.projection(value) if value else None,
+    "return_values": lambda renderer, value: None if value == "NONE" else value,
+}
+
+
+class _Call:
+    """A DynamoDB call whose request is declared as (member, attribute, kind) rows, in member order."""
+
+    MEMBERS: tuple = ()
+
+    def request(self) -> dict:
+        renderer = Renderer()
+        out = {}
+        for member, attribute, kind in self.MEMBERS:
+            value = getattr(self, attribute)
+            if callable(value):
+                value = value()
+            rendered = None if value is None else _RENDERERS[kind](renderer, value)
+            if rendered is not None:
+                out[member] = rendered
+        return _expressions(out, renderer)
+
+
 @dataclass
-class GetItem:
+class GetItem(_Call):
     """A point read of the table; ``filter`` is applied to the item read."""
 
     table: str
@@ -37,19 +66,13 @@ class GetItem:
     projection: tuple | None = None  # model paths, or None for every attribute
     consistent: bool = False
 
-    def request(self) -> dict:
-        renderer = Renderer()
-        out = {"TableName": self.table, "Key": _key_wire(self.key)}
-        if self.projection:
-            out["ProjectionExpression"] = renderer.projection(self.projection)
-        if self.filter is not None:
-            out["FilterExpression"] = renderer.condition(self.filter)
-        out["ConsistentRead"] = self.consistent
-        return _expressions(out, renderer)
+    MEMBERS = (("TableName", "table", "value"), ("Key", "key", "attributes"),
+               ("ProjectionExpression", "projection", "projection"), ("FilterExpression", "filter", "condition"),
+               ("ConsistentRead", "consistent", "value"))
 
 
 @dataclass
-class Query:
+class Query(_Call):
     """A Query of the table or an index: one partition value, an optional sort condition."""
 
     table: str
@@ -62,6 +85,11 @@ class Query:
     projection: tuple | None = None
     forward: bool = True
     consistent: bool = False
+
+    MEMBERS = (("TableName", "table", "value"), ("IndexName", "index", "value"),
+               ("KeyConditionExpression", "key_condition", "condition"),
+               ("FilterExpression", "filter", "condition"), ("ProjectionExpression", "projection", "projection"),
+               ("ConsistentRead", "consistent", "value"), ("ScanIndexForward", "forward", "value"))
 
     def key_condition(self):
         """The KeyConditionExpression as a model condition."""
@@ -78,23 +106,9 @@ class Query:
             sort = m.Comparison(op, path, m.Value(self.sort[1]))
         return m.And((hash_condition, sort))
 
-    def request(self) -> dict:
-        renderer = Renderer()
-        out = {"TableName": self.table}
-        if self.index is not None:
-            out["IndexName"] = self.index
-        out["KeyConditionExpression"] = renderer.condition(self.key_condition())
-        if self.filter is not None:
-            out["FilterExpression"] = renderer.condition(self.filter)
-        if self.projection:
-            out["ProjectionExpression"] = renderer.projection(self.projection)
-        out["ConsistentRead"] = self.consistent
-        out["ScanIndexForward"] = self.forward
-        return _expressions(out, renderer)
-
 
 @dataclass
-class Scan:
+class Scan(_Call):
     """A full Scan of the table or an index: ``dynamodb:FullTableScan`` is true."""
 
     table: str
@@ -103,82 +117,56 @@ class Scan:
     projection: tuple | None = None
     consistent: bool = False
 
-    def request(self) -> dict:
-        renderer = Renderer()
-        out = {"TableName": self.table}
-        if self.index is not None:
-            out["IndexName"] = self.index
-        if self.filter is not None:
-            out["FilterExpression"] = renderer.condition(self.filter)
-        if self.projection:
-            out["ProjectionExpression"] = renderer.projection(self.projection)
-        out["ConsistentRead"] = self.consistent
-        return _expressions(out, renderer)
+    MEMBERS = (("TableName", "table", "value"), ("IndexName", "index", "value"),
+               ("FilterExpression", "filter", "condition"), ("ProjectionExpression", "projection", "projection"),
+               ("ConsistentRead", "consistent", "value"))
 
 
 @dataclass
-class PutItem:
+class PutItem(_Call):
     table: str
     item: dict
     condition: object = None
 
-    def request(self) -> dict:
-        renderer = Renderer()
-        out = {"TableName": self.table, "Item": _key_wire(self.item)}
-        if self.condition is not None:
-            out["ConditionExpression"] = renderer.condition(self.condition)
-        return _expressions(out, renderer)
+    MEMBERS = (("TableName", "table", "value"), ("Item", "item", "attributes"),
+               ("ConditionExpression", "condition", "condition"))
 
 
 @dataclass
-class UpdateItem:
+class UpdateItem(_Call):
     table: str
     key: dict
     update: object
     condition: object = None
     return_values: str = "NONE"
 
-    def request(self) -> dict:
-        renderer = Renderer()
-        out = {"TableName": self.table, "Key": _key_wire(self.key),
-               "UpdateExpression": renderer.update(self.update)}
-        if self.condition is not None:
-            out["ConditionExpression"] = renderer.condition(self.condition)
-        if self.return_values != "NONE":
-            out["ReturnValues"] = self.return_values
-        return _expressions(out, renderer)
+    MEMBERS = (("TableName", "table", "value"), ("Key", "key", "attributes"),
+               ("UpdateExpression", "update", "update"), ("ConditionExpression", "condition", "condition"),
+               ("ReturnValues", "return_values", "return_values"))
 
 
 @dataclass
-class DeleteItem:
+class DeleteItem(_Call):
     table: str
     key: dict
     condition: object = None
     return_values: str = "NONE"
 
-    def request(self) -> dict:
-        renderer = Renderer()
-        out = {"TableName": self.table, "Key": _key_wire(self.key)}
-        if self.condition is not None:
-            out["ConditionExpression"] = renderer.condition(self.condition)
-        if self.return_values != "NONE":
-            out["ReturnValues"] = self.return_values
-        return _expressions(out, renderer)
+    MEMBERS = (("TableName", "table", "value"), ("Key", "key", "attributes"),
+               ("ConditionExpression", "condition", "condition"),
+               ("ReturnValues", "return_values", "return_values"))
 
 
 @dataclass
-class ConditionCheck:
+class ConditionCheck(_Call):
     """EXISTS(SELECT …) inside a transaction."""
 
     table: str
     key: dict
     condition: object
 
-    def request(self) -> dict:
-        renderer = Renderer()
-        out = {"TableName": self.table, "Key": _key_wire(self.key),
-               "ConditionExpression": renderer.condition(self.condition)}
-        return _expressions(out, renderer)
+    MEMBERS = (("TableName", "table", "value"), ("Key", "key", "attributes"),
+               ("ConditionExpression", "condition", "condition"))
 
 
 @dataclass

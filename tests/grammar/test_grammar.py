@@ -2,7 +2,6 @@
 rule (or alias) has a tree-builder method, so no Lark Tree leaks into the AST."""
 
 import logging
-import re
 from importlib import resources
 
 import lark

@@ -9,7 +9,7 @@ from partiql.engine.errors import ConditionalCheckFailedException as CCF
 from partiql.engine.errors import ResourceNotFoundException as RNF
 from partiql.engine.errors import ValidationException as VE
 
-from .texts import KEY_TYPE, ORDER_KEY, OVERLAP, STRONG_GSI, WELL_FORMED
+from .texts import KEY_TYPE, ORDER_KEY, OVERLAP, WELL_FORMED
 from .harness import case
 
 FIXTURES = ("F-H", "F-C", "F-X")
