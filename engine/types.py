@@ -236,7 +236,12 @@ def copy_value(value):
 
 
 def copy_item(item: dict) -> dict:
-    return {name: copy_value(value) for name, value in item.items()}
+    """A copy of an item; only maps and lists need copying (the rest is immutable)."""
+    out = dict(item)
+    for name, value in item.items():
+        if type(value) is dict or type(value) is list:
+            out[name] = copy_value(value)
+    return out
 
 
 # ------------------------------------------------------------- Python boundary
