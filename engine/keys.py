@@ -80,13 +80,13 @@ def _sized_key(schema: KeySchema, values: list) -> tuple:
 
 def key_from_item(schema: KeySchema, item: dict) -> tuple:
     """The (hash, range) key of an item to be written, with PutItem's messages."""
-    values = []
+    values, types = [], schema.types
     for name in schema.names:
         if name not in item:
             raise ValidationException(
                 f"One or more parameter values were invalid: Missing the key {name} in the item")
         value = item[name]
-        expected = schema.types[name]
+        expected = types[name]
         actual = type_of(value)
         if actual != expected:
             raise ValidationException(

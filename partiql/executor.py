@@ -37,7 +37,7 @@ PARAMETER_TOO_DEEP = ("Nesting Levels have exceeded supported limits: Attributes
 
 
 def _consumed(units: list) -> ConsumedCapacity:
-    return ConsumedCapacity.of(per_table(units))
+    return ConsumedCapacity.of(units if len(units) == 1 else per_table(units))
 
 
 # ------------------------------------------------------------------ NextToken

@@ -13,6 +13,7 @@ converted and validated by the caller); a ``?`` nested in a literal is refused.
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 from typing import Any, Callable, Optional, Sequence
 
@@ -32,6 +33,7 @@ def _under(text: str, path: Optional[str]) -> str:
     return text if path is None else f"{text} under {path}"
 
 
+@functools.lru_cache(maxsize=4096)  # why: checks and lowering both convert each literal; Decimals are immutable
 def number(text: str, path: Optional[str] = "root") -> Decimal:
     """The canonical Decimal for a number's text, or DynamoDB's range/precision error.
 
