@@ -17,7 +17,8 @@ from . import limits
 from .capacity import Consumed, read_units
 from .errors import (CancellationReason, ConditionalCheckFailedException, DynamoDBError,
                      IdempotentParameterMismatchException, ResourceInUseException,
-                     ResourceNotFoundException, TransactionCanceledException, ValidationException)
+                     ResourceNotFoundException, TransactionCanceledException, ValidationException,
+                     reason_code)
 from .expressions.evaluate import matches
 from .expressions.update import apply_update
 from .keys import key_from_item, key_hash
@@ -251,7 +252,7 @@ class Engine:
         except ValidationException as error:
             return None, CancellationReason("ValidationError", error.message)
         except DynamoDBError as error:
-            return None, CancellationReason(_reason_code(error), error.message)
+            return None, CancellationReason(reason_code(error), error.message)
 
     def transact_get(self, reads: list[tuple[str, tuple]]) -> tuple[list[dict | None], list[Consumed]]:
         """TransactGetItems: every item read at one instant; 2 × R(b) each."""
@@ -413,11 +414,6 @@ def _collections(metrics: list | None, mutations) -> None:
 def _only_removals(update) -> bool:
     from .expressions.model import Delete, Remove
     return update is not None and all(isinstance(a, (Remove, Delete)) for a in update.actions)
-
-
-def _reason_code(error: DynamoDBError) -> str:
-    code = error.code
-    return code[:-len("Exception")] if code.endswith("Exception") else code
 
 
 def per_table(consumed: list) -> list[Consumed]:

@@ -142,6 +142,24 @@ class InternalServerError(DynamoDBError):
     http_status = 500
 
 
+# How an exception is named in batch responses and cancellation reasons (BatchStatementError.Code,
+# CancellationReason.Code): not always the exception name without "Exception".
+REASON_CODES = {
+    "ValidationException": "ValidationError", "ResourceNotFoundException": "ResourceNotFound",
+    "ConditionalCheckFailedException": "ConditionalCheckFailed", "DuplicateItemException": "DuplicateItem",
+    "ProvisionedThroughputExceededException": "ProvisionedThroughputExceeded",
+    "TransactionConflictException": "TransactionConflict",
+    "ItemCollectionSizeLimitExceededException": "ItemCollectionSizeLimitExceeded",
+    "RequestLimitExceeded": "RequestLimitExceeded", "ThrottlingException": "ThrottlingError",
+    "InternalServerError": "InternalServerError",
+}
+
+
+def reason_code(error: DynamoDBError) -> str:
+    """The code naming ``error`` in a batch response or a cancellation reason."""
+    return REASON_CODES.get(error.code, error.code)
+
+
 def _registry() -> dict[str, type[DynamoDBError]]:
     found, todo = {}, [DynamoDBError]
     while todo:

@@ -24,12 +24,11 @@ import re
 import sys
 import types as _pytypes
 
-from partiql.engine.errors import DynamoDBError, TransactionCanceledException, error_class
+from partiql.engine.errors import DynamoDBError, TransactionCanceledException, error_class, reason_code
 from partiql.engine.requests import OPERATIONS
 from partiql.engine.requests.convert import convert
 from partiql.engine.types import from_wire, item_to_wire, to_wire
 
-from .statements import error_code
 
 _botocore = sys.modules.get("botocore.exceptions")
 _BASE = _botocore.ClientError if _botocore is not None else Exception
@@ -181,7 +180,7 @@ def _batch_response(result) -> dict:
         out = {}
         if getattr(result, "table_name", None):
             out["TableName"] = result.table_name
-        out["Error"] = {"Code": error_code(result), "Message": result.message}
+        out["Error"] = {"Code": reason_code(result), "Message": result.message}
         return out
     out = {"TableName": result.plan.table}
     if result.items:

@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 from partiql.engine.engine import WriteAction
 from partiql.engine.errors import (CancellationReason, DynamoDBError, ResourceNotFoundException,
-                                   TransactionCanceledException, ValidationException)
+                                   TransactionCanceledException, ValidationException, reason_code)
 from partiql.engine.requests import OPERATIONS
 
 from . import ast
@@ -37,21 +37,6 @@ SAME_ITEM_IN_TRANSACTION = "Transaction request cannot include multiple operatio
 MISSING_TABLE = ""  # no table has an empty name: the engine reports ResourceNotFound for it
 SCAN_DENIED = ("Full table scans are refused by this connection's scan policy (deny): {}. Pin the "
                "partition key with an equality in WHERE, or set scan_policy to 'warn' or 'allow'")
-
-# How a DynamoDB exception is named in batch responses and cancellation reasons.
-ERROR_CODES = {"ValidationException": "ValidationError", "ResourceNotFoundException": "ResourceNotFound",
-               "ConditionalCheckFailedException": "ConditionalCheckFailed",
-               "DuplicateItemException": "DuplicateItem",
-               "ProvisionedThroughputExceededException": "ProvisionedThroughputExceeded",
-               "TransactionConflictException": "TransactionConflict",
-               "ItemCollectionSizeLimitExceededException": "ItemCollectionSizeLimitExceeded",
-               "RequestLimitExceeded": "RequestLimitExceeded", "ThrottlingException": "ThrottlingError",
-               "InternalServerError": "InternalServerError"}
-
-
-def error_code(error: DynamoDBError) -> str:
-    return ERROR_CODES.get(error.code, error.code)
-
 
 def _check_length(member: str, value, maximum: int) -> None:
     """DynamoDB's member-length constraint (1..maximum), with its message (a string value is quoted)."""
@@ -307,7 +292,7 @@ class StatementRunner:
 
 def _cancelled(count: int, position: int, error: ValidationException) -> TransactionCanceledException:
     reasons = [CancellationReason() for _ in range(count)]
-    reasons[position] = CancellationReason(error_code(error), _transaction_message(error))
+    reasons[position] = CancellationReason(reason_code(error), _transaction_message(error))
     return TransactionCanceledException(reasons)
 
 

@@ -278,9 +278,9 @@ class Err:
     table: str | None = None
 
     def check(self, got) -> None:
-        from partiql.statements import error_code
+        from partiql.engine.errors import reason_code
         assert isinstance(got, DynamoDBError), got
-        same((error_code(got), got.message), (self.code, self.message))
+        same((reason_code(got), got.message), (self.code, self.message))
         assert getattr(got, "table_name", None) == self.table
         assert getattr(got, "item", None) is None
 
