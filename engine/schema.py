@@ -7,7 +7,7 @@ DynamoDB validation message, lives in ``engine.table_requests``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import limits
 
@@ -20,17 +20,15 @@ class KeySchema:
     hash_type: str
     range_name: str | None = None
     range_type: str | None = None
+    # derived once: every key check reads them
+    names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    types: dict[str, str] = field(init=False, repr=False, compare=False)
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        return (self.hash_name,) if self.range_name is None else (self.hash_name, self.range_name)
-
-    @property
-    def types(self) -> dict[str, str]:
-        found = {self.hash_name: self.hash_type}
-        if self.range_name is not None:
-            found[self.range_name] = self.range_type
-        return found
+    def __post_init__(self):
+        ranged = self.range_name is not None
+        object.__setattr__(self, "names", (self.hash_name, self.range_name) if ranged else (self.hash_name,))
+        object.__setattr__(self, "types", {self.hash_name: self.hash_type,
+                                           **({self.range_name: self.range_type} if ranged else {})})
 
     def to_api(self) -> list[dict]:
         out = [{"AttributeName": self.hash_name, "KeyType": "HASH"}]

@@ -94,7 +94,7 @@ _TAG = ""
 def _to_json(value):
     if dataclasses.is_dataclass(value):
         out = {_TAG: type(value).__name__}
-        out.update((f.name, _to_json(getattr(value, f.name))) for f in dataclasses.fields(value))
+        out.update((f.name, _to_json(getattr(value, f.name))) for f in dataclasses.fields(value) if f.init)
         return out
     if isinstance(value, (tuple, list)):
         return [_to_json(member) for member in value]
@@ -111,7 +111,7 @@ def _from_json(value):
     if _TAG not in value:
         return {name: _from_json(member) for name, member in value.items()}
     cls = _SPEC_CLASSES[value[_TAG]]
-    known = {f.name for f in dataclasses.fields(cls)}
+    known = {f.name for f in dataclasses.fields(cls) if f.init}
     return cls(**{name: _from_json(member) for name, member in value.items() if name in known})
 
 

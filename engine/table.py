@@ -130,9 +130,11 @@ class Table:
             size = item_size(new_item) if size is None else size
             if size > limits.MAX_ITEM_BYTES:
                 raise ValidationException(too_large)
-            if any(type(value) in _CONTAINERS and nesting_problem(value) for value in new_item.values()):
-                raise ValidationException("Nesting Levels have exceeded supported limits")
-            self.check_index_keys(new_item)
+            for value in new_item.values():
+                if type(value) in _CONTAINERS and nesting_problem(value):
+                    raise ValidationException("Nesting Levels have exceeded supported limits")
+            if self.indexes:
+                self.check_index_keys(new_item)
             new = Record(new_item, size)
         mutation = Mutation(self, h, pk, sort, old, new)
         mutation.consumed = Consumed(self.name, transactional)
@@ -152,8 +154,8 @@ class Table:
     def _table_write_units(old: Record | None, new: Record | None) -> float:
         # Writes are sized on the larger of the old and new images; deleting
         # an absent item still costs one unit (spec §6.3).
-        sizes = [record.size for record in (old, new) if record is not None]
-        return write_units(max(sizes)) if sizes else 1.0
+        size = max(old.size if old is not None else 0, new.size if new is not None else 0)
+        return write_units(size) if size else 1.0
 
     def check_index_keys(self, item: dict) -> None:
         """Index key attributes present in an item must have the index's types."""

@@ -51,7 +51,6 @@ class Expressions:
         self._check_parameters(request, names, values, members, present)
         self.context = ExpressionContext(names, values)
         self.context.check_keys()  # empty maps, then malformed placeholder keys (§3.5 steps 4-5)
-        self.context.check_keys()
 
     @staticmethod
     def _check_parameters(request, names, values, members, present) -> None:

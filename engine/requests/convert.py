@@ -9,19 +9,42 @@ client / wire boundary.
 
 from __future__ import annotations
 
-# member name -> shape of its content: 'value' (one value), 'map' (attribute name -> value),
-# 'maps' (a list of attribute maps), 'values' (a list of values),
-# 'table_maps' (table name -> list of attribute maps).
+def _map(content, value_fn):
+    """An attribute map (attribute name -> value)."""
+    if not isinstance(content, dict):
+        return content
+    return {name: value_fn(value) for name, value in content.items()}
+
+
+def _maps(content, value_fn):
+    """A list of attribute maps."""
+    return [_map(item, value_fn) for item in content] if isinstance(content, list) else content
+
+
+def _values(content, value_fn):
+    """A list of values."""
+    return [value_fn(value) for value in content] if isinstance(content, list) else content
+
+
+def _table_maps(content, value_fn):
+    """BatchGetItem's Responses: table name -> list of attribute maps."""
+    if not isinstance(content, dict):
+        return convert(content, value_fn)
+    return {table: _maps(items, value_fn) for table, items in content.items()}
+
+
+# member name -> converter of its content
 VALUE_MEMBERS = {
-    "Item": "map", "Key": "map", "ExclusiveStartKey": "map", "LastEvaluatedKey": "map",
-    "ExpressionAttributeValues": "map", "Attributes": "map", "ItemCollectionKey": "map",
-    "Keys": "maps", "Items": "maps", "Parameters": "values",
+    "Item": _map, "Key": _map, "ExclusiveStartKey": _map, "LastEvaluatedKey": _map,
+    "ExpressionAttributeValues": _map, "Attributes": _map, "ItemCollectionKey": _map,
+    "Keys": _maps, "Items": _maps, "Parameters": _values, "Responses": _table_maps,
     # legacy conditions and updates (item-api §4)
-    "Value": "value", "AttributeValueList": "values",
+    "Value": lambda content, value_fn: value_fn(content), "AttributeValueList": _values,
 }
+_WALKED = (dict, list)
 
 
-def convert(message, value_fn, map_fn=None):
+def convert(message, value_fn):
     """A copy of ``message`` whose attribute values went through ``value_fn``."""
     if isinstance(message, dict):
         return {name: _member(name, content, value_fn) for name, content in message.items()}
@@ -31,21 +54,9 @@ def convert(message, value_fn, map_fn=None):
 
 
 def _member(name: str, content, value_fn):
-    shape = VALUE_MEMBERS.get(name)
-    if shape is None or content is None:
-        if name == "Responses" and isinstance(content, dict):  # BatchGetItem: table -> items
-            return {table: [_map(item, value_fn) for item in items] for table, items in content.items()}
-        return convert(content, value_fn)
-    if shape == "map":
-        return _map(content, value_fn)
-    if shape == "value":
-        return value_fn(content)
-    if shape == "maps":
-        return [_map(item, value_fn) for item in content] if isinstance(content, list) else content
-    return [value_fn(value) for value in content] if isinstance(content, list) else content
-
-
-def _map(content, value_fn):
-    if not isinstance(content, dict):
-        return content
-    return {name: value_fn(value) for name, value in content.items()}
+    if content is None:
+        return None
+    converter = VALUE_MEMBERS.get(name)
+    if converter is not None:
+        return converter(content, value_fn)
+    return convert(content, value_fn) if isinstance(content, _WALKED) else content

@@ -20,6 +20,8 @@ from .common import (Expressions, prefixed, projection_paths, return_capacity, r
 
 def _expressions(operation: str, request: dict, members: tuple) -> dict:
     """Parse a write's expressions, reporting errors with the operation's prefix."""
+    if not request.keys() & _EXPRESSION_MEMBERS:  # a plain write: nothing to parse or check
+        return dict.fromkeys(members)
     try:
         expressions = Expressions(request, members)
         parsed = {member: getattr(expressions, _PARSERS[member])(request.get(member))
@@ -33,6 +35,8 @@ def _expressions(operation: str, request: dict, members: tuple) -> dict:
 
 _PARSERS = {"ConditionExpression": "condition", "UpdateExpression": "update",
             "ProjectionExpression": "projection"}
+_EXPRESSION_MEMBERS = frozenset((*_PARSERS, "ExpressionAttributeNames", "ExpressionAttributeValues",
+                                 *legacy.WRITE_MEMBERS))
 
 
 def _return_old_on_failure(request: dict) -> bool:

@@ -170,6 +170,9 @@ def legacy_update_error(error: ValidationException) -> ValidationException:
 
 # --------------------------------------------------------------------- entry points
 
+WRITE_MEMBERS = ("Expected", "AttributeUpdates")  # what lower_write lowers
+
+
 def lower_write(request: dict, parsed: dict) -> None:
     """Expected / AttributeUpdates → ConditionExpression / UpdateExpression in ``parsed``."""
     if "Expected" in request:

@@ -22,7 +22,7 @@ from .. import limits
 from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
                         ENGINE_VALUE, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
                         RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
-                        RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, check_types, integer,
+                        RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, acceptor, boolean, check_types, integer,
                         list_of, map_of, string, structure, validate, violations)
 from ..errors import SerializationException, ValidationException
 from ..expressions.model import Path
@@ -345,12 +345,27 @@ def _present(request: dict) -> frozenset:
     return frozenset(request)
 
 
+@functools.cache
+def _accepts(operation: str):
+    """The fast predicate of ``operation``'s in-process shape (``envelope.acceptor``)."""
+    return acceptor(SHAPES[operation])
+
+
 def check_envelope(operation: str, request, shapes: dict = SHAPES) -> dict:
     """Phases 2 and 4 of ``operation``: JSON types, then the constraint envelope.
 
     Returns the normalised request: unknown and null members dropped, boolean
     strings coerced (``envelope.check_types``), table ARNs resolved to names.
+    A request the fast predicate accepts is returned as a shallow copy (a
+    table ARN fails TableName's pattern, so there is nothing to resolve).
     """
+    if shapes is SHAPES and _accepts(operation)(request):
+        return dict(request)
+    return interpreted_envelope(operation, request, shapes)
+
+
+def interpreted_envelope(operation: str, request, shapes: dict = SHAPES) -> dict:
+    """``check_envelope`` by interpreting the shape data: every request, every error."""
     wire = shapes is WIRE_SHAPES
     if not isinstance(request, dict):
         return check_types(request, shapes[operation])  # raises

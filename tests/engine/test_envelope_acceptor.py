@@ -1,0 +1,136 @@
+"""The envelope's fast predicate (``envelope.acceptor``) never changes an outcome.
+
+``check_envelope`` returns a request the predicate accepts as it is; every
+other request goes through the interpreting passes. The predicate is only
+sound if, for every request it accepts, the passes would have returned the
+same request and found no violation — which the property below checks on
+random requests built from each operation's own member names and values
+near every constraint. The table checks that the ordinary requests are the
+ones it accepts (otherwise the fast path is dead weight) and that the ones
+needing normalisation still get it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from partiql.engine.envelope import acceptor, check_types, violations
+from partiql.engine.errors import DynamoDBError
+from partiql.engine.requests import shapes
+
+OPERATIONS = sorted(shapes.SHAPES)
+
+SCALARS = st.one_of(
+    st.sampled_from(["bench", "ab", "a;b", "x" * 256, "", "TOTAL", "INDEXES", "NONE", "ALL_OLD", "ALL_NEW",
+                     "COUNT", "SIZE", "AND", "true", "no", "arn:aws:dynamodb:us-east-1:1:table/bench",
+                     "pk = :p", "#n", ":v", "tâble", "\U0001f600" * 130]),
+    st.text(max_size=8), st.integers(-3, 1_000_001), st.booleans(), st.none(),
+    st.sampled_from([1.5, float("nan"), Decimal("2"), Decimal("2.5"), b"", b"\x01", 10 ** 40]),
+)
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["pk", ":p", "#n", "", "x"]), inner, max_size=3),
+    st.dictionaries(st.sampled_from(["S", "N"]), inner, max_size=1)), max_leaves=6)
+
+
+def near(shape: dict):
+    """Values for a member of ``shape``: mostly valid, often just outside a constraint, sometimes anything."""
+    kind = shape["type"]
+    if kind == "String":
+        valid = st.sampled_from(shape["enum"]) if "enum" in shape else st.sampled_from(
+            ["bench", "byg", "pk = :p", "a", "#n", "tâble", "x" * 255])
+    elif kind in ("Integer", "Long", "Double"):
+        valid = st.integers(shape.get("min", -5) - 1, shape.get("min", -5) + 3) | st.integers(-3, 10 ** 7)
+    elif kind == "Boolean":
+        valid = st.booleans()
+    elif kind == "List":
+        valid = st.lists(near(shape["member"]), max_size=3)
+    elif kind == "Map":
+        valid = st.dictionaries(st.sampled_from(["pk", ":p", "#n", "", "x"]), near(shape["value"]), max_size=3)
+    elif kind == "Value":
+        valid = st.sampled_from(["p", Decimal(1), b"\x01", True, None, ["a"], {"m": Decimal(2)}, {"a", "b"}])
+    else:  # Structure, Blob
+        valid = st.just({}) if kind == "Structure" else st.binary(max_size=3)
+    return st.one_of(*[valid] * 9, VALUES)
+
+
+@st.composite
+def requests(draw, operation: str) -> dict:
+    members = shapes.SHAPES[operation]["members"]
+    names = [name for name in members  # each member present now and then, a required one nearly always
+             if draw(st.integers(0, 9)) < (9 if members[name].get("required") else 3)]
+    request = {name: draw(near(members[name])) for name in names}
+    if draw(st.integers(0, 9)) == 0:
+        request["Unknown"] = draw(VALUES)
+    return request
+
+
+def outcome(run):
+    try:
+        return "ok", run()
+    except DynamoDBError as error:
+        return error.code, error.message
+
+
+@pytest.mark.parametrize("operation", OPERATIONS)
+@settings(max_examples=250, deadline=None)
+@given(data=st.data())
+def test_accepted_requests_are_left_unchanged_and_valid(operation, data):
+    request = data.draw(requests(operation))
+    shape = shapes.SHAPES[operation]
+    if acceptor(shape)(request):
+        assert check_types(request, shape) == request
+        assert violations(request, shape) == []
+
+
+@pytest.mark.parametrize("operation", OPERATIONS)
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_fast_and_interpreted_envelopes_agree(operation, data):
+    request = data.draw(requests(operation))
+    assert outcome(lambda: shapes.check_envelope(operation, request)) == \
+        outcome(lambda: shapes.interpreted_envelope(operation, request))
+
+
+KEY = {"pk": "p", "sk": Decimal(1)}
+# (operation, request, accepted by the fast predicate?)
+ROWS = [
+    ("GetItem", {"TableName": "bench", "Key": KEY}, True),
+    ("GetItem", {"TableName": "bench", "Key": KEY, "ConsistentRead": True, "ReturnConsumedCapacity": "TOTAL",
+                 "ProjectionExpression": "#n", "ExpressionAttributeNames": {"#n": "name"}}, True),
+    ("PutItem", {"TableName": "bench", "Item": dict(KEY, n=Decimal(5)), "ConditionExpression": "a = :v",
+                 "ExpressionAttributeValues": {":v": Decimal(1)}, "ReturnValues": "ALL_OLD"}, True),
+    ("UpdateItem", {"TableName": "bench", "Key": KEY, "UpdateExpression": "SET a = :v",
+                    "ExpressionAttributeValues": {":v": "x"}}, True),
+    ("DeleteItem", {"TableName": "bench", "Key": KEY}, True),
+    ("Query", {"TableName": "bench", "IndexName": "byg", "KeyConditionExpression": "pk = :p",
+               "ExpressionAttributeValues": {":p": "p"}, "Limit": 10, "ScanIndexForward": False,
+               "ExclusiveStartKey": KEY, "Select": "COUNT"}, True),
+    ("Scan", {"TableName": "bench", "Segment": 0, "TotalSegments": 4, "AttributesToGet": ["a"]}, True),
+    # normalised by the type pass: the interpreting passes must see them
+    ("GetItem", {"TableName": "bench", "Key": KEY, "ConsistentRead": "true"}, False),
+    ("GetItem", {"TableName": "bench", "Key": KEY, "ReturnConsumedCapacity": None}, False),
+    ("GetItem", {"TableName": "bench", "Key": KEY, "Unknown": 1}, False),
+    ("Query", {"TableName": "bench", "Limit": Decimal("2.5")}, False),
+    ("GetItem", {"TableName": "arn:aws:dynamodb:us-east-1:1:table/bench", "Key": KEY}, False),
+    # refused by the envelope
+    ("GetItem", {"TableName": "ab", "Key": KEY}, False),
+    ("GetItem", {"Key": KEY}, False),
+    ("Scan", {"TableName": "bench", "Limit": 0}, False),
+    ("PutItem", {"TableName": "bench", "Item": KEY, "ReturnValues": "ALL"}, False),
+    ("Query", {"TableName": "bench", "AttributesToGet": []}, False),
+    # a nested structure: the passes' deep copy keeps later steps out of the caller's dicts
+    ("PutItem", {"TableName": "bench", "Item": KEY, "Expected": {"a": {"Exists": False}}}, False),
+    ("BatchGetItem", {"RequestItems": {"bench": {"Keys": [KEY]}}}, False),
+    ("TransactWriteItems", {"TransactItems": [{"Put": {"TableName": "bench", "Item": KEY}}]}, False),
+]
+
+
+@pytest.mark.parametrize("operation,request_,accepted", ROWS)
+def test_fast_predicate_rows(operation, request_, accepted):
+    assert bool(acceptor(shapes.SHAPES[operation])(request_)) is accepted
+    assert outcome(lambda: shapes.check_envelope(operation, request_)) == \
+        outcome(lambda: shapes.interpreted_envelope(operation, request_))
