@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import math
 import re
 from decimal import Decimal
@@ -481,14 +482,14 @@ def _accept_string(shape: dict):
     enum = frozenset(shape["enum"]) if "enum" in shape else None
     low, high = _length_bounds(shape)
 
-    def accept(value) -> bool:
-        if type(value) is not str or (enum is not None and value not in enum):
-            return False
-        if regex is not None and regex.fullmatch(value) is None:
+    def accept_text(value: str) -> bool:
+        if (enum is not None and value not in enum) or (regex is not None and regex.fullmatch(value) is None):
             return False
         length = len(value) if value.isascii() else _java_length(value)
         return low <= length <= high
-    return accept
+    if regex is not None:  # why cached: patterned strings are names (tables, indexes), few and repeated
+        accept_text = functools.lru_cache(maxsize=1024)(accept_text)
+    return lambda value: type(value) is str and accept_text(value)
 
 
 def _accept_number(shape: dict):

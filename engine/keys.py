@@ -17,7 +17,7 @@ from .schema import KeySchema
 from .types import number_text, type_of, utf8_len
 
 _TAG = {str: b"S", Decimal: b"N", bytes: b"B"}
-_KEY_TYPES = (str, Decimal, bytes)
+_KEY_CLASS = {"S": str, "N": Decimal, "B": bytes}
 
 SCHEMA_MISMATCH = "The provided key element does not match the schema"
 
@@ -55,6 +55,11 @@ def _empty_key(name: str, value) -> ValidationException:
         f"cannot contain an empty {what} value. Key: {name}")
 
 
+# why: a key of at most this many characters is within both byte limits
+# whatever its encoding (4 UTF-8 bytes per character at most).
+_SURELY_SHORT = limits.MAX_RANGE_KEY_BYTES // 4
+
+
 def check_key_sizes(schema: KeySchema, hash_value, range_value) -> None:
     """DynamoDB's key-size limits (the missing space in 'of2048' is DynamoDB's)."""
     if key_length(hash_value) > limits.MAX_HASH_KEY_BYTES:
@@ -65,16 +70,16 @@ def check_key_sizes(schema: KeySchema, hash_value, range_value) -> None:
                                   "range keys has exceeded the size limit of 1024 bytes")
 
 
-def _check_not_empty(name: str, value) -> None:
-    if type(value) in (str, bytes) and not value:
-        raise _empty_key(name, value)
+def _long(value) -> bool:
+    return type(value) is not Decimal and len(value) > _SURELY_SHORT
 
 
-def _sized_key(schema: KeySchema, values: list) -> tuple:
-    """(hash, range) from a schema's key values, within DynamoDB's key-size limits."""
+def _key_values(schema: KeySchema, values: list) -> tuple:
+    """(hash, range) from a schema's checked key values, within the key-size limits."""
     hash_value = values[0]
     range_value = values[1] if len(values) > 1 else None
-    check_key_sizes(schema, hash_value, range_value)
+    if _long(hash_value) or (range_value is not None and _long(range_value)):
+        check_key_sizes(schema, hash_value, range_value)
     return hash_value, range_value
 
 
@@ -87,30 +92,31 @@ def key_from_item(schema: KeySchema, item: dict) -> tuple:
                 f"One or more parameter values were invalid: Missing the key {name} in the item")
         value = item[name]
         expected = types[name]
-        actual = type_of(value)
-        if actual != expected:
+        if type(value) is not _KEY_CLASS[expected]:
             raise ValidationException(
                 f"One or more parameter values were invalid: Type mismatch for key {name} "
-                f"expected: {expected} actual: {actual}")
-        _check_not_empty(name, value)
+                f"expected: {expected} actual: {type_of(value)}")
+        if not value and type(value) is not Decimal:  # an empty S or B
+            raise _empty_key(name, value)
         values.append(value)
-    return _sized_key(schema, values)
+    return _key_values(schema, values)
 
 
 def key_from_request(schema: KeySchema, key) -> tuple:
     """The (hash, range) key named by a request's ``Key``, with GetItem's messages."""
     if not isinstance(key, dict) or len(key) != len(schema.names):
         raise ValidationException(SCHEMA_MISMATCH)
-    values = []
+    values, types = [], schema.types
     for name in schema.names:
         if name not in key:
             raise ValidationException(SCHEMA_MISMATCH)
         value = key[name]
-        if type(value) not in _KEY_TYPES or type_of(value) != schema.types[name]:
+        if type(value) is not _KEY_CLASS[types[name]]:
             raise ValidationException(SCHEMA_MISMATCH)
-        _check_not_empty(name, value)
+        if not value and type(value) is not Decimal:  # an empty S or B
+            raise _empty_key(name, value)
         values.append(value)
-    return _sized_key(schema, values)
+    return _key_values(schema, values)
 
 
 def key_dict(schema: KeySchema, hash_value, range_value) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import limits
 from .capacity import Consumed, index_write_units, read_units, write_units
@@ -45,7 +45,7 @@ class Mutation:
     sort: tuple | None
     old: Record | None
     new: Record | None  # None deletes the item
-    changes: list = field(default_factory=list)
+    changes: list | tuple = ()  # IndexChanges, one per index of the table
     consumed: Consumed | None = None
 
     @property
@@ -92,6 +92,7 @@ class Table:
     @spec.setter
     def spec(self, spec: TableSpec) -> None:
         self._spec = spec
+        self.name = spec.name
         self.indexes = spec.indexes
         self.has_lsis = bool(spec.lsis)
 
@@ -101,10 +102,6 @@ class Table:
         return Store(count, {MAIN: True}, self.limits.partition_bytes)
 
     # ------------------------------------------------------------------ keys
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
     def locate(self, hash_value, range_value=None) -> tuple:
         """(hash, pk, sort tuple) of a table key."""
         sort = None if self.spec.key.range_name is None else (range_value,)
@@ -136,14 +133,14 @@ class Table:
             if self.indexes:
                 self.check_index_keys(new_item)
             new = Record(new_item, size)
-        mutation = Mutation(self, h, pk, sort, old, new)
-        mutation.consumed = Consumed(self.name, transactional)
+        mutation = Mutation(self, h, pk, sort, old, new, consumed=Consumed(self.name, transactional))
         if self.indexes:
             mutation.changes = [self._index_change(index, old, new, mutation.consumed)
                                 for index in self.indexes]
         table_units = self._table_write_units(old, new)
         mutation.consumed.table.write = table_units * (2 if transactional else 1)
-        self._check_collection_size(mutation)
+        if self.has_lsis:
+            self._check_collection_size(mutation)
         return mutation
 
     def lookup(self, located: tuple) -> Record | None:
@@ -215,8 +212,6 @@ class Table:
         return IndexChange(index, before, after)
 
     def _check_collection_size(self, mutation: Mutation) -> None:
-        if not self.has_lsis:
-            return
         delta = self._collection_delta(mutation)
         if self.collection_bytes.get(mutation.pk, 0) + delta > self.limits.lsi_collection_bytes:
             raise ItemCollectionSizeLimitExceededException("Collection size exceeded.")

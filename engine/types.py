@@ -22,6 +22,7 @@ only at the boundaries (``from_wire`` / ``to_wire``).
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from decimal import Context, Decimal, InvalidOperation
 
@@ -168,6 +169,9 @@ def utf8_len(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
+# why cached: every write sizes its numbers and as_tuple() dominates; the size
+# depends only on the value, and stored numbers repeat (counters, flags, ages).
+@functools.lru_cache(maxsize=4096)
 def number_size(number: Decimal) -> int:
     """Bytes DynamoDB uses to store a number (spec §5.3): base-100 mantissa + exponent byte."""
     if not number:

@@ -87,7 +87,7 @@ _PROJECTION_MEMBERS = frozenset(("ProjectionExpression", "ExpressionAttributeNam
 
 def projection_paths(request: dict):
     """The paths a read returns: ProjectionExpression, else legacy AttributesToGet, else None (all)."""
-    if not request.keys() & _PROJECTION_MEMBERS:  # the common point read: nothing to parse
+    if _PROJECTION_MEMBERS.isdisjoint(request):  # the common point read: nothing to parse
         return None
     expressions = Expressions(request, ("ProjectionExpression",))
     paths = expressions.projection(request.get("ProjectionExpression"))

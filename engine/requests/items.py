@@ -20,7 +20,7 @@ from .common import (Expressions, prefixed, projection_paths, return_capacity, r
 
 def _expressions(operation: str, request: dict, members: tuple) -> dict:
     """Parse a write's expressions, reporting errors with the operation's prefix."""
-    if not request.keys() & _EXPRESSION_MEMBERS:  # a plain write: nothing to parse or check
+    if _EXPRESSION_MEMBERS.isdisjoint(request):  # a plain write: nothing to parse or check
         return dict.fromkeys(members)
     try:
         expressions = Expressions(request, members)

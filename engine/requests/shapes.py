@@ -187,11 +187,14 @@ _RESOLVERS = {"BatchGetItem": _resolve_request_items, "BatchWriteItem": _resolve
 
 # --------------------------------------------------- phase 5: table-free members
 
+_SURELY_SHORT_NAME = limits.MAX_ATTRIBUTE_NAME_BYTES // 4  # characters that fit whatever the encoding
+
+
 def check_attribute_name(name) -> None:
     """An attribute name is 1..65535 bytes (item-api §1.4, §5.0)."""
     if not name:
         raise ValidationException(EMPTY_ATTRIBUTE_NAME)
-    if len(name) > limits.MAX_ATTRIBUTE_NAME_BYTES // 4 and utf8_len(name) > limits.MAX_ATTRIBUTE_NAME_BYTES:
+    if len(name) > _SURELY_SHORT_NAME and utf8_len(name) > limits.MAX_ATTRIBUTE_NAME_BYTES:
         raise ValidationException(ATTRIBUTE_NAME_TOO_LARGE)
 
 
@@ -200,7 +203,8 @@ def check_item(item) -> int:
     if not isinstance(item, dict):
         raise SerializationException("Unexpected field type")  # a map was expected
     for name in item:
-        check_attribute_name(name)
+        if not name or len(name) > _SURELY_SHORT_NAME:
+            check_attribute_name(name)
     size = item_size(item)
     if size > limits.MAX_ITEM_BYTES:
         raise ValidationException(ITEM_TOO_LARGE)
@@ -219,14 +223,18 @@ def _return_values(request: dict) -> None:
 
 
 def _expression_names(request: dict) -> None:
-    for name in (request.get("ExpressionAttributeNames") or {}).values():
-        check_attribute_name(name)
+    names = request.get("ExpressionAttributeNames")
+    if names:
+        for name in names.values():
+            check_attribute_name(name)
 
 
 def _attributes_to_get(request: dict) -> None:
-    for name in request.get("AttributesToGet") or ():
-        check_attribute_name(name)
-    attributes_to_get(request)
+    names = request.get("AttributesToGet")
+    if names is not None:
+        for name in names:
+            check_attribute_name(name)
+        attributes_to_get(request)
 
 
 def _batch_get(request: dict) -> None:
@@ -272,7 +280,11 @@ def _read(request: dict) -> None:
 def _mixing(legacy: tuple, expressions: tuple):
     """Legacy and expression parameters may not be mixed (item-api §3.5 step 1, §4)."""
 
+    members = frozenset(legacy)
+
     def check(request: dict) -> None:
+        if members.isdisjoint(request):  # the usual request: no legacy member at all
+            return
         used = [member for member in expressions if member in request]
         # why: a Query may pair legacy KeyConditions with expression filters and
         # projections as long as no KeyConditionExpression is given.
