@@ -364,7 +364,7 @@ class Engine:
                 high = (at, False)
         entries = store.collection(space, h, hash_value, low, high, reverse=not forward)
         if condition and condition[0] == "BEGINS_WITH":
-            return _prefixed(entries, condition[1])
+            return _prefixed(entries, table.source(index)[2].range_name, condition[1])
         return entries
 
 
@@ -386,12 +386,12 @@ def _bounds(condition) -> tuple:
     }[op]()
 
 
-def _prefixed(entries, prefix):
-    """Entries while their sort key begins with ``prefix`` (they are sorted, so stop at the first miss)."""
-    for entry in entries:
-        if not entry[2][0].startswith(prefix):
+def _prefixed(records, sort_name: str, prefix):
+    """Records while their sort key begins with ``prefix`` (they are sorted, so stop at the first miss)."""
+    for record in records:
+        if not record.item[sort_name].startswith(prefix):
             return
-        yield entry
+        yield record
 
 
 def segment_range(segment: int, total: int) -> tuple[int, int]:

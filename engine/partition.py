@@ -21,8 +21,10 @@ halves its bytes (it cannot split inside one partition-key value).
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import chain
+from operator import itemgetter
 
-from sortedcontainers import SortedDict
+from sortedcontainers import SortedKeyList
 
 from . import limits
 
@@ -42,6 +44,55 @@ class Record:
 
 MAIN = None  # the main space: the table's items, or a GSI's entries
 
+_cell_key = itemgetter(0)
+_cell_record = itemgetter(1)
+
+
+class Space:
+    """One space of a partition: its records by key, and in key order.
+
+    Each entry is a cell ``[key, record]`` reachable both ways. why: a point
+    read finds its record by hash, but a range read that looked every key up
+    again would hash each key's parts, a cache miss apiece on a large table
+    (measured on 100k items: ~780 ns per entry against ~80 ns walking cells).
+    """
+
+    __slots__ = ("cells", "ordered")
+
+    def __init__(self):
+        self.cells: dict = {}
+        self.ordered = SortedKeyList(key=_cell_key)
+
+    def get(self, key) -> Record | None:
+        cell = self.cells.get(key)
+        return None if cell is None else cell[1]
+
+    def put(self, key, record: Record) -> Record | None:
+        """Store ``record`` under ``key``; the record it replaced, or None."""
+        cell = self.cells.get(key)
+        if cell is None:
+            cell = self.cells[key] = [key, record]
+            self.ordered.add(cell)
+            return None
+        old, cell[1] = cell[1], record
+        return old
+
+    def pop(self, key) -> Record | None:
+        """Remove ``key``'s record and return it (None when absent)."""
+        cell = self.cells.pop(key, None)
+        if cell is None:
+            return None
+        self.ordered.remove(cell)
+        return cell[1]
+
+    def records(self, minimum=None, maximum=None, inclusive=(True, True), reverse: bool = False):
+        """Records whose keys lie between the bounds, in key order."""
+        return map(_cell_record, self.ordered.irange_key(minimum, maximum, inclusive, reverse))
+
+    def cells_from(self, minimum) -> list:
+        """[key, record] cells from ``minimum`` on, in key order."""
+        return list(self.ordered.irange_key(minimum))
+
 
 class Partition:
     """One hash range [lo, hi) and the entries it owns, space by space."""
@@ -51,7 +102,7 @@ class Partition:
     def __init__(self, lo: int, hi: int, space_names):
         self.lo = lo
         self.hi = hi
-        self.spaces = {name: SortedDict() for name in space_names}
+        self.spaces = {name: Space() for name in space_names}
         self.counts = dict.fromkeys(space_names, 0)
         self.sizes = dict.fromkeys(space_names, 0)
 
@@ -107,7 +158,7 @@ class Store:
         return self.partition_for(h).spaces[space].get(_key(h, pk, sort))
 
     def collection(self, space, h: int, pk, low=None, high=None, reverse: bool = False):
-        """One partition-key value's entries as (h, pk, sort, record), in sort order.
+        """One partition-key value's records, in sort order.
 
         ``low`` / ``high`` are (sort bound, inclusive) pairs or None; a bound is
         compared with the sort tuples (``(v,)`` sorts before ``(v, x)``).
@@ -115,38 +166,29 @@ class Store:
         slots = self.partition_for(h).spaces[space]
         if not self.grouped[space]:
             record = slots.get((h, pk))
-            return iter(()) if record is None else iter(((h, pk, None, record),))
+            return iter(()) if record is None else iter((record,))
         minimum, low_in = ((h, pk), True) if low is None else ((h, pk, low[0]), low[1])
         maximum, high_in = ((h, pk, (TOP,)), True) if high is None else ((h, pk, high[0]), high[1])
-        keys = slots.irange(minimum, maximum, (low_in, high_in), reverse=reverse)
-        return ((key[0], key[1], key[2], slots[key]) for key in keys)
+        return slots.records(minimum, maximum, (low_in, high_in), reverse)
 
     def scan(self, space, after: tuple | None = None, lo: int = 0, hi: int = limits.HASH_SPACE):
-        """Entries in storage order as (h, pk, sort, record), strictly after ``after``.
+        """Records in storage order (hash, then key), strictly after the key ``after``.
 
         ``after`` is (h, pk, sort); [lo, hi) restricts the hash range (a scan segment).
         """
         start, inclusive = (lo,), True
         if after is not None and after[0] >= lo:
             start, inclusive = _key(*after), False
-        index = bisect_right(self._starts, start[0]) - 1
-        for partition in self.partitions[index:]:
-            if partition.lo >= hi:
-                return
-            slots = partition.spaces[space]
-            for key in slots.irange(minimum=start, inclusive=(inclusive, True)):
-                if key[0] >= hi:
-                    return
-                yield key[0], key[1], (key[2] if len(key) > 2 else None), slots[key]
+        first = bisect_right(self._starts, start[0]) - 1
+        # (hi,) sorts after every key whose hash is below hi and before the rest
+        return chain.from_iterable(partition.spaces[space].records(start, (hi,), (inclusive, False))
+                                   for partition in self.partitions[first:] if partition.lo < hi)
 
     # ------------------------------------------------------------- writes
     def put(self, space, h: int, pk, sort: tuple | None, record: Record) -> Record | None:
         """Store an entry, returning the one it replaced."""
         partition = self.partition_for(h)
-        slots = partition.spaces[space]
-        key = _key(h, pk, sort)
-        old = slots.get(key)
-        slots[key] = record
+        old = partition.spaces[space].put(_key(h, pk, sort), record)
         if old is None:
             partition.counts[space] += 1
             partition.sizes[space] += record.size
@@ -159,7 +201,7 @@ class Store:
     def remove(self, space, h: int, pk, sort: tuple | None) -> Record | None:
         """Remove an entry, returning it (None when absent)."""
         partition = self.partition_for(h)
-        old = partition.spaces[space].pop(_key(h, pk, sort), None)
+        old = partition.spaces[space].pop(_key(h, pk, sort))
         if old is not None:
             partition.counts[space] -= 1
             partition.sizes[space] -= old.size
@@ -177,7 +219,7 @@ class Store:
     def _split(self, partition: Partition) -> None:
         # Split where the bytes halve; a single partition-key value cannot be split.
         half, running, previous = partition.bytes / 2, 0, None
-        for key, record in partition.spaces[MAIN].items():
+        for key, record in partition.spaces[MAIN].cells_from(None):
             if running >= half and previous is not None and key[0] != previous:
                 self._split_at(partition, key[0])
                 return
@@ -187,9 +229,9 @@ class Store:
     def _split_at(self, partition: Partition, middle: int) -> None:
         upper = Partition(middle, partition.hi, self.grouped)
         for name, slots in partition.spaces.items():
-            for key in list(slots.irange(minimum=(middle,))):
-                record = slots.pop(key)
-                upper.spaces[name][key] = record
+            for key, record in slots.cells_from((middle,)):
+                slots.pop(key)
+                upper.spaces[name].put(key, record)
                 partition.counts[name] -= 1
                 partition.sizes[name] -= record.size
                 upper.counts[name] += 1

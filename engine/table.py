@@ -305,7 +305,7 @@ class Table:
         out, scanned, evaluated, last = [], 0, 0, None
         page_bytes = self.limits.page_bytes if max_bytes is None else max_bytes
         base_units = 0.0
-        for h, pk, sort, record in entries:
+        for record in entries:
             scanned += 1
             evaluated += record.size
             item = record.item
@@ -355,7 +355,7 @@ class Table:
         """Create a GSI and backfill it (items with a wrong-typed key are skipped)."""
         store = self._gsi_store(index)
         self.gsi_stores[index.name] = store
-        for _, _, _, record in self.store.scan(MAIN):
+        for record in self.store.scan(MAIN):
             if _wrong_index_key(index, record.item):
                 continue
             entry = self.entry(index, record)

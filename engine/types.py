@@ -229,13 +229,16 @@ def item_size(item: dict) -> int:
 
 # ------------------------------------------------------------------------ copies
 
+_MUTABLE = (dict, list)  # the only engine values that need copying
+
+
 def copy_value(value):
     """A copy that shares nothing mutable with ``value`` (scalars are immutable)."""
     kind = type(value)
     if kind is dict:
-        return {key: copy_value(item) for key, item in value.items()}
+        return {key: copy_value(item) if type(item) in _MUTABLE else item for key, item in value.items()}
     if kind is list:
-        return [copy_value(item) for item in value]
+        return [copy_value(item) if type(item) in _MUTABLE else item for item in value]
     return value
 
 
@@ -243,7 +246,7 @@ def copy_item(item: dict) -> dict:
     """A copy of an item; only maps and lists need copying (the rest is immutable)."""
     out = dict(item)
     for name, value in item.items():
-        if type(value) is dict or type(value) is list:
+        if type(value) in _MUTABLE:
             out[name] = copy_value(value)
     return out
 

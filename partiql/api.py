@@ -143,7 +143,7 @@ class Connection:
             names = list(found.spec.key.names)
             for index in found.spec.indexes:
                 names += [n for n in index.key.names if n not in names]
-            for count, (_, _, _, record) in enumerate(found.store.scan(None)):
+            for count, record in enumerate(found.store.scan(None)):
                 if count >= sample:
                     break
                 names += [n for n in record.item if n not in names]

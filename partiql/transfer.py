@@ -269,7 +269,7 @@ def export_items(engine, table_name: str, path, format: str | None = None, *, pr
     chosen = export_format(path, format)
     with engine.lock:
         table = engine.table(table_name)
-        items = [record.item for _, _, _, record in table.store.scan(MAIN)]
+        items = [record.item for record in table.store.scan(MAIN)]
     context = Context(table.spec, progress=progress)
     _write_file(path, lambda text: chosen.write(text, items, context))
     return ExportReport(table_name, path, chosen.name, len(items))

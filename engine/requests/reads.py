@@ -10,7 +10,7 @@ from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
 from ..types import comparable, copy_item, type_of
 from . import legacy, shapes
-from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaped, table_name
+from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaped_all, table_name
 
 START_KEY_INVALID = "The provided starting key is invalid"
 
@@ -208,7 +208,7 @@ def _check_scan_start(table, index, start: dict, segment: int, total: int) -> No
 def _respond(request: dict, page, paths, table, index) -> dict:
     response = {"Count": len(page.items), "ScannedCount": page.scanned}
     if request.get("Select") != "COUNT":
-        response["Items"] = [shaped(item, paths) for item in page.items]
+        response["Items"] = shaped_all(page.items, paths)
     if page.last_key is not None:
         response["LastEvaluatedKey"] = copy_item(page.last_key)
     return return_capacity(response, page.consumed, request)

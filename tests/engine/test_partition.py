@@ -48,8 +48,13 @@ def test_hash_is_stable_and_value_based():
 
 def _put(store, pk, sort=None, size=10, space=MAIN):
     h = key_hash(pk)
-    store.put(space, h, pk, sort, Record({"pk": pk}, size))
+    store.put(space, h, pk, sort, Record({"pk": pk, "sort": sort}, size))
     return h
+
+
+def _key(record):
+    """The (h, pk, sort) a test record was stored under."""
+    return key_hash(record.item["pk"]), record.item["pk"], record.item["sort"]
 
 
 SORT_ORDERS = [
@@ -64,8 +69,8 @@ def test_collection_sorted_in_dynamodb_order(values, ordered):
     store = Store(1, {MAIN: True})
     for value in values:
         _put(store, "p", (value,))
-    entries = store.collection(MAIN, key_hash("p"), "p")
-    assert [sort[0] for _, _, sort, _ in entries] == ordered
+    records = store.collection(MAIN, key_hash("p"), "p")
+    assert [record.item["sort"][0] for record in records] == ordered
 
 
 def test_scan_order_is_hash_then_sort_and_resumable():
@@ -73,10 +78,10 @@ def test_scan_order_is_hash_then_sort_and_resumable():
     for pk in "abcdefgh":
         for sk in (Decimal(2), Decimal(1)):
             _put(store, pk, (sk,))
-    rows = [(h, pk, sort) for h, pk, sort, _ in store.scan(MAIN)]
+    rows = [_key(record) for record in store.scan(MAIN)]
     assert rows == sorted(rows)
     assert len(rows) == 16
-    resumed = [(h, pk, sort) for h, pk, sort, _ in store.scan(MAIN, after=rows[6])]
+    resumed = [_key(record) for record in store.scan(MAIN, after=rows[6])]
     assert resumed == rows[7:]
 
 
@@ -85,8 +90,8 @@ def test_segments_partition_the_scan():
     store = Store(2, {MAIN: False})
     for i in range(200):
         _put(store, f"k{i}")
-    everything = [pk for _, pk, _, _ in store.scan(MAIN)]
-    parts = [[pk for _, pk, _, _ in store.scan(MAIN, None, *segment_range(s, 3))] for s in range(3)]
+    everything = [record.item["pk"] for record in store.scan(MAIN)]
+    parts = [[record.item["pk"] for record in store.scan(MAIN, None, *segment_range(s, 3))] for s in range(3)]
     assert sum(parts, []) == everything
 
 
@@ -97,7 +102,7 @@ def test_partition_splits_past_its_byte_limit():
     assert len(store.partitions) >= 3
     assert all(p.bytes <= 1000 for p in store.partitions)
     assert store.items == 30 and store.bytes == 3000
-    assert sorted(pk for _, pk, _, _ in store.scan(MAIN)) == sorted(f"key{i}" for i in range(30))
+    assert sorted(record.item["pk"] for record in store.scan(MAIN)) == sorted(f"key{i}" for i in range(30))
     for i in range(30):
         assert store.get(MAIN, key_hash(f"key{i}"), f"key{i}", None) is not None
 

@@ -31,10 +31,10 @@ def snapshot(engine: Engine) -> dict:
     out = {}
     for name in engine.table_names():
         table = engine.tables[name]
-        indexes = {index.name: [(sort, record.item) for _, _, sort, record in table.source(index)[0].scan(
+        indexes = {index.name: [record.item for record in table.source(index)[0].scan(
                    table.source(index)[1])] for index in table.spec.indexes}
         out[name] = {"description": engine.describe_table(TableName=name)["Table"],
-                     "items": [record.item for _, _, _, record in table.store.scan(None)],
+                     "items": [record.item for record in table.store.scan(None)],
                      "indexes": indexes,
                      "collections": dict(table.collection_bytes)}
     return out

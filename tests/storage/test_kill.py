@@ -74,7 +74,7 @@ def observe(engine: Engine) -> dict:
     """The state as the reopened database has it, checking each index against its table."""
     state = {"@gsi": {}}
     for name, table in engine.tables.items():
-        items = [record.item for _, _, _, record in table.store.scan(None)]
+        items = [record.item for record in table.store.scan(None)]
         assert table.item_count == len(items)
         state[name] = {(item["pk"], int(item["sk"])): int(item["v"]) for item in items}
         for index in table.spec.gsis:

@@ -139,7 +139,7 @@ def snapshot(db) -> dict:
         for index in (None, *table.spec.indexes):
             store, space, _ = table.source(index)
             label = "" if index is None else index.name
-            out[(name, label)] = sorted(_key(wire(record.item)) for *_, record in store.scan(space))
+            out[(name, label)] = sorted(_key(wire(record.item)) for record in store.scan(space))
     return out
 
 
