@@ -38,7 +38,12 @@ class DynamoDBError(Exception):
         body = {"__type": self.wire_type}
         if self.message or self.message_key == "message":
             body[self.message_key] = self.message
+        body.update(self.wire_members())
         return body
+
+    def wire_members(self) -> dict:
+        """Members the error carries beside its message, in wire JSON (``Item``, ``CancellationReasons``)."""
+        return {}
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}" if self.message else self.code
@@ -72,6 +77,9 @@ class ConditionalCheckFailedException(DynamoDBError):
         super().__init__(message)
         self.item = item
 
+    def wire_members(self) -> dict:
+        return {} if self.item is None else {"Item": _item_to_wire(self.item)}
+
 
 class DuplicateItemException(DynamoDBError):
     def __init__(self, message: str = "Duplicate primary key exists in table"):
@@ -91,6 +99,14 @@ class CancellationReason:
     def __repr__(self) -> str:
         return f"CancellationReason({self.code!r}, {self.message!r})"
 
+    def to_wire(self) -> dict:
+        out = {"Code": self.code}
+        if self.message is not None:
+            out["Message"] = self.message
+        if self.item is not None:
+            out["Item"] = _item_to_wire(self.item)
+        return out
+
     def __eq__(self, other) -> bool:
         return isinstance(other, CancellationReason) and (self.code, self.message, self.item) == (
             other.code, other.message, other.item)
@@ -104,6 +120,9 @@ class TransactionCanceledException(DynamoDBError):
         super().__init__(
             f"Transaction cancelled, please refer cancellation reasons for specific reasons [{codes}]")
         self.reasons = reasons
+
+    def wire_members(self) -> dict:
+        return {"CancellationReasons": [reason.to_wire() for reason in self.reasons]}
 
 
 class TransactionConflictException(DynamoDBError):
@@ -172,3 +191,8 @@ def _registry() -> dict[str, type[DynamoDBError]]:
 def error_class(code: str) -> type[DynamoDBError]:
     """The exception class for DynamoDB's error name ``code``."""
     return _registry().get(code, DynamoDBError)
+
+
+def _item_to_wire(item: dict) -> dict:
+    from .types import item_to_wire  # why here: engine.types imports this module
+    return item_to_wire(item)

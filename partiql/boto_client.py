@@ -24,7 +24,7 @@ import re
 import sys
 import types as _pytypes
 
-from partiql.engine.errors import DynamoDBError, TransactionCanceledException, error_class, reason_code
+from partiql.engine.errors import DynamoDBError, error_class, reason_code
 from partiql.engine.requests import OPERATIONS
 from partiql.engine.requests.convert import convert
 from partiql.engine.types import from_wire, item_to_wire, to_wire
@@ -80,12 +80,8 @@ class Client:
     # ----------------------------------------------------------------- errors
     def _raise(self, error: DynamoDBError, operation: str):
         body = {"Code": error.code, "Message": error.message}
-        response = {"Error": body, "ResponseMetadata": {"HTTPStatusCode": error.http_status}}
-        item = getattr(error, "item", None)
-        if item is not None:
-            response["Item"] = item_to_wire(item)
-        if isinstance(error, TransactionCanceledException):
-            response["CancellationReasons"] = [_reason(r) for r in error.reasons]
+        response = {"Error": body, "ResponseMetadata": {"HTTPStatusCode": error.http_status},
+                    **error.wire_members()}
         cls = getattr(self.exceptions, error.code, ClientError)
         raise cls(response, operation) from error
 
@@ -164,15 +160,6 @@ def _params(parameters) -> list:
     if parameters is None:
         return []
     return [from_wire(value) for value in parameters]
-
-
-def _reason(reason) -> dict:
-    out = {"Code": reason.code}
-    if reason.message is not None:
-        out["Message"] = reason.message
-    if reason.item is not None:
-        out["Item"] = item_to_wire(reason.item)
-    return out
 
 
 def _batch_response(result) -> dict:
