@@ -27,16 +27,30 @@ from operator import itemgetter
 from sortedcontainers import SortedKeyList
 
 from . import limits
+from .types import copy_value, nested_names
 
 
 class Record:
-    """A stored item (or index entry) and its size in bytes."""
+    """A stored item (or index entry), its size in bytes, and the names of its
+    map and list attributes: the only values a copy must copy too."""
 
-    __slots__ = ("item", "size")
+    __slots__ = ("item", "size", "nested")
 
     def __init__(self, item: dict, size: int):
         self.item = item
         self.size = size
+        self.nested = nested_names(item)
+
+    def copy(self) -> dict:
+        """A copy of the item that shares nothing mutable with the store.
+
+        why: every item a read returns is copied, and knowing the nested
+        attributes from the write makes a flat copy a single ``dict()``.
+        """
+        out = dict(self.item)
+        for name in self.nested:
+            out[name] = copy_value(out[name])
+        return out
 
     def __repr__(self) -> str:
         return f"Record({self.item!r}, {self.size})"

@@ -57,7 +57,7 @@ class Mutation:
 class Page:
     """One page of a Query or Scan."""
 
-    items: list  # matching entries (stored dicts: copy before handing out)
+    records: list  # matching entries (stored: hand out ``record.copy()``)
     scanned: int
     last_key: dict | None
     consumed: Consumed
@@ -308,13 +308,12 @@ class Table:
         for record in entries:
             scanned += 1
             evaluated += record.size
-            item = record.item
+            found = record
             if reach_back:
-                base = self._base_record(item)
-                base_units += read_units(base.size, consistent)
-                item = base.item
-            if matches is None or matches(item):
-                out.append(item)
+                found = self._base_record(record.item)
+                base_units += read_units(found.size, consistent)
+            if matches is None or matches(found.item):
+                out.append(found)
             if (limit is not None and scanned >= limit) or evaluated >= page_bytes:
                 last = self.read_key(index, record.item)
                 break

@@ -242,6 +242,16 @@ def copy_value(value):
     return value
 
 
+_MUTABLE_TYPES = frozenset(_MUTABLE)
+
+
+def nested_names(item: dict) -> tuple:
+    """The names of an item's map and list attributes (``()`` for a flat item)."""
+    if _MUTABLE_TYPES.isdisjoint(map(type, item.values())):
+        return ()
+    return tuple(name for name, value in item.items() if type(value) in _MUTABLE)
+
+
 def copy_item(item: dict) -> dict:
     """A copy of an item; only maps and lists need copying (the rest is immutable)."""
     out = dict(item)

@@ -245,7 +245,8 @@ class Executor:
             page = self.engine.scan_page(op.table, op.index, start_key=start_key, limit=limit,
                                     consistent=op.consistent, matches_fn=fn, reach_back=template.reach_back,
                                     max_bytes=max_bytes)
-        return page.items, page.scanned, page.last_key, page.consumed, page.evaluated_bytes
+        return [record.item for record in page.records], page.scanned, page.last_key, page.consumed, \
+            page.evaluated_bytes
 
     def summary(self, template, ops, scan: bool) -> PlanSummary:
         kind = type(ops[0]).__name__ if ops else "GetItem"

@@ -100,13 +100,6 @@ def shaped(item: dict, paths) -> dict:
     return copy_item(item) if paths is None else project(item, paths)
 
 
-def shaped_all(items: list, paths) -> list:
-    """``shaped`` over a page of items (one test of ``paths``, not one per item)."""
-    if paths is None:
-        return [copy_item(item) for item in items]
-    return [project(item, paths) for item in items]
-
-
 def return_capacity(response: dict, consumed, request: dict) -> dict:
     """Add ConsumedCapacity in the shape ReturnConsumedCapacity asks for."""
     rendered = consumed.to_api(request.get("ReturnConsumedCapacity") or "NONE")

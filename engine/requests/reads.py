@@ -8,9 +8,10 @@ from ..engine import Engine, segment_range
 from ..errors import ValidationException
 from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
+from ..expressions.projection import project
 from ..types import comparable, copy_item, type_of
 from . import legacy, shapes
-from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaped_all, table_name
+from .common import ENVELOPE_PREFIX, Expressions, return_capacity, table_name
 
 START_KEY_INVALID = "The provided starting key is invalid"
 
@@ -206,9 +207,10 @@ def _check_scan_start(table, index, start: dict, segment: int, total: int) -> No
 
 
 def _respond(request: dict, page, paths, table, index) -> dict:
-    response = {"Count": len(page.items), "ScannedCount": page.scanned}
+    response = {"Count": len(page.records), "ScannedCount": page.scanned}
     if request.get("Select") != "COUNT":
-        response["Items"] = shaped_all(page.items, paths)
+        response["Items"] = ([record.copy() for record in page.records] if paths is None
+                             else [project(record.item, paths) for record in page.records])
     if page.last_key is not None:
         response["LastEvaluatedKey"] = copy_item(page.last_key)
     return return_capacity(response, page.consumed, request)
