@@ -27,7 +27,7 @@ from operator import itemgetter
 from sortedcontainers import SortedKeyList
 
 from . import limits
-from .types import copy_value, nested_names
+from .types import copy_item, nested_names
 
 
 class Record:
@@ -47,10 +47,7 @@ class Record:
         why: every item a read returns is copied, and knowing the nested
         attributes from the write makes a flat copy a single ``dict()``.
         """
-        out = dict(self.item)
-        for name in self.nested:
-            out[name] = copy_value(out[name])
-        return out
+        return copy_item(self.item, self.nested)
 
     def __repr__(self) -> str:
         return f"Record({self.item!r}, {self.size})"

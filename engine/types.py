@@ -230,19 +230,21 @@ def item_size(item: dict) -> int:
 # ------------------------------------------------------------------------ copies
 
 _MUTABLE = (dict, list)  # the only engine values that need copying
+_MUTABLE_TYPES = frozenset(_MUTABLE)
 
 
 def copy_value(value):
     """A copy that shares nothing mutable with ``value`` (scalars are immutable)."""
     kind = type(value)
-    if kind is dict:
-        return {key: copy_value(item) if type(item) in _MUTABLE else item for key, item in value.items()}
     if kind is list:
+        if _MUTABLE_TYPES.isdisjoint(map(type, value)):  # a list of scalars: one C-level copy
+            return value.copy()
         return [copy_value(item) if type(item) in _MUTABLE else item for item in value]
+    if kind is dict:
+        if _MUTABLE_TYPES.isdisjoint(map(type, value.values())):
+            return value.copy()
+        return {key: copy_value(item) if type(item) in _MUTABLE else item for key, item in value.items()}
     return value
-
-
-_MUTABLE_TYPES = frozenset(_MUTABLE)
 
 
 def nested_names(item: dict) -> tuple:
@@ -252,12 +254,14 @@ def nested_names(item: dict) -> tuple:
     return tuple(name for name, value in item.items() if type(value) in _MUTABLE)
 
 
-def copy_item(item: dict) -> dict:
-    """A copy of an item; only maps and lists need copying (the rest is immutable)."""
+def copy_item(item: dict, nested: tuple | None = None) -> dict:
+    """A copy of an item; only maps and lists need copying (the rest is immutable).
+
+    ``nested`` names the item's map and list attributes when the caller knows them.
+    """
     out = dict(item)
-    for name, value in item.items():
-        if type(value) in _MUTABLE:
-            out[name] = copy_value(value)
+    for name in nested_names(item) if nested is None else nested:
+        out[name] = copy_value(out[name])
     return out
 
 
