@@ -42,13 +42,21 @@ class Arm:
 class Consumed:
     """Capacity one operation consumed on one table: the table arm and index arms."""
 
-    __slots__ = ("table_name", "table", "indexes", "transactional")
+    __slots__ = ("table_name", "table", "indexes", "transactional", "unattributed")
 
     def __init__(self, table_name: str, transactional: bool = False):
         self.table_name = table_name
         self.table = Arm()
         self.indexes: dict[str, tuple[str, Arm]] = {}  # name -> (kind 'GSI'|'LSI', arm)
         self.transactional = transactional
+        # Units in CapacityUnits but in no arm: a batch's failed writes (spec §6.5).
+        self.unattributed = 0.0
+
+    def as_unattributed(self) -> "Consumed":
+        """These units as a batch reports a failed statement's: in the total, in no arm."""
+        out = Consumed(self.table_name, self.transactional)
+        out.unattributed = self.total
+        return out
 
     def index(self, name: str, kind: str) -> Arm:
         entry = self.indexes.get(name)
@@ -60,6 +68,7 @@ class Consumed:
         """Add another operation's units on the same table into this one."""
         self.table.read += other.table.read
         self.table.write += other.table.write
+        self.unattributed += other.unattributed
         for name, (kind, arm) in other.indexes.items():
             mine = self.index(name, kind)
             mine.read += arm.read
@@ -75,7 +84,7 @@ class Consumed:
 
     @property
     def total(self) -> float:
-        return self.read_units + self.write_units
+        return self.read_units + self.write_units + self.unattributed
 
     def to_api(self, mode: str) -> dict | None:
         """DynamoDB's ConsumedCapacity for ReturnConsumedCapacity ``mode``."""

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from . import limits
-from .capacity import Consumed, read_units
+from .capacity import Consumed, read_units, write_units
 from .errors import (CancellationReason, ConditionalCheckFailedException, DynamoDBError,
                      IdempotentParameterMismatchException, ResourceInUseException,
                      ResourceNotFoundException, TransactionCanceledException, ValidationException,
@@ -26,6 +26,7 @@ from .partition import TOP, Record
 from .schema import IndexSpec, TableSpec
 from .storage import MemoryStorage, Storage
 from .table import UPDATE_TOO_LARGE, Mutation, Page, Table
+from .types import item_size
 
 NOT_FOUND = "Requested resource not found"
 CONDITION_FAILED = "The conditional request failed"
@@ -143,7 +144,11 @@ class Engine:
             table = self.table(action.table)
             located = table.locate(*self._action_key(table, action))
             old = table.lookup(located)
-            self._check_condition(action, old)
+            try:
+                self._check_condition(action, old)
+            except ConditionalCheckFailedException as error:
+                error.consumed = _failed_write_units(table, action, old)
+                raise
             mutation = self._mutation(table, action, located, old, transactional=False)
             if action.kind != "ConditionCheck":
                 self.apply([mutation])
@@ -414,6 +419,23 @@ def _collections(metrics: list | None, mutations) -> None:
 def _only_removals(update) -> bool:
     from .expressions.model import Delete, Remove
     return update is not None and all(isinstance(a, (Remove, Delete)) for a in update.actions)
+
+
+def _failed_write_units(table: Table, action: WriteAction, old: Record | None) -> Consumed:
+    """What a write whose condition failed consumes (spec §6.3): 1 unit when no item
+    exists; otherwise the larger of the existing item and a Put's new item.
+
+    INF: DG sizes a failed write on "the new item image", DX measured a failed
+    INSERT over a 3 KB row at 3 units: the larger of the two satisfies both. An
+    update's new image is never computed once its condition fails, so the
+    existing item sizes it.
+    """
+    consumed = Consumed(table.name)
+    size = 0 if old is None else old.size
+    if old is not None and action.kind == "Put":
+        size = max(size, item_size(action.item) if action.size is None else action.size)
+    consumed.table.write = write_units(size) if size else 1.0
+    return consumed
 
 
 def per_table(consumed: list) -> list[Consumed]:

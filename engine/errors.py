@@ -19,6 +19,9 @@ class DynamoDBError(Exception):
     namespace = SERVICE_NS
     http_status = 400
     message_key = "message"
+    # What a failed write still consumed (a false condition; spec §6.3), never
+    # reported with the error itself, only in a batch's totals (§6.5).
+    consumed = None
 
     def __init__(self, message: str = "", **extra):
         super().__init__(message)
@@ -73,9 +76,11 @@ class LimitExceededException(DynamoDBError):
 class ConditionalCheckFailedException(DynamoDBError):
     """A false condition; ``item`` is the current item when ALL_OLD was asked for."""
 
-    def __init__(self, message: str = "The conditional request failed", item: dict | None = None):
+    def __init__(self, message: str = "The conditional request failed", item: dict | None = None,
+                 consumed=None):
         super().__init__(message)
         self.item = item
+        self.consumed = consumed
 
     def wire_members(self) -> dict:
         return {} if self.item is None else {"Item": _item_to_wire(self.item)}

@@ -126,11 +126,15 @@ class Client:
             results = self.db.runner.batch(statements, consistent=consistent)
         except DynamoDBError as error:
             self._raise(error, "BatchExecuteStatement")
-        responses, consumed = [], []
-        for result in results:
-            responses.append(_batch_response(result))
-            if not isinstance(result, DynamoDBError):
-                consumed.extend(result.consumed_capacity.tables)
+        responses = [_batch_response(result) for result in results]
+        consumed = [units for result in results if not isinstance(result, DynamoDBError)
+                    for units in result.consumed_capacity.tables]
+        # A failed write adds its units to its table's total, in no arm, and only
+        # when a statement on that table succeeded (spec §6.5, DX M1/M4/R3/U2).
+        succeeded = {units.table_name for units in consumed}
+        consumed += [result.consumed.as_unattributed() for result in results
+                     if isinstance(result, DynamoDBError) and result.consumed is not None
+                     and result.consumed.table_name in succeeded]
         response = {"Responses": responses}
         from partiql.engine.engine import per_table
         if ReturnConsumedCapacity in ("TOTAL", "INDEXES") and consumed:

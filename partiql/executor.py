@@ -323,9 +323,11 @@ class Executor:
                   else self.write_action(template, params, return_old))
         try:
             result = self.engine.write(action)
-        except ConditionalCheckFailedException:
+        except ConditionalCheckFailedException as error:
             if isinstance(template, InsertTemplate):
-                raise DuplicateItemException() from None
+                duplicate = DuplicateItemException()
+                duplicate.consumed = error.consumed
+                raise duplicate from None
             raise
         items = self._returning(template, action, result)
         return Result(items, len(items), 0, None, _consumed([result.consumed]),

@@ -141,3 +141,41 @@ def test_importing_partiql_imports_no_boto3_prompt_toolkit_or_pygments():
             "print(sorted(m for m in ('boto3', 'botocore', 'prompt_toolkit', 'pygments') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+BIG_ROW = "INSERT INTO Music VALUE {'Artist': 'Big', 'SongTitle': 'Row', 'Blob': ?}"
+NEW = "INSERT INTO Music VALUE {'Artist': 'New', 'SongTitle': 'One'}"  # 1 WCU (a batch is all reads or all writes)
+# (statements, ReturnConsumedCapacity, expected ConsumedCapacity or None when absent)
+FAILED_WRITE_CAPACITY = [
+    pytest.param([NEW, "INSERT INTO Music VALUE {'Artist': 'Big', 'SongTitle': 'Row'}"], "TOTAL",
+                 [{"TableName": "Music", "CapacityUnits": 4.0}], id="duplicate-insert-sized-on-the-existing-row"),
+    pytest.param([NEW, "INSERT INTO Music VALUE {'Artist': 'Big', 'SongTitle': 'Row'}"], "INDEXES",
+                 [{"TableName": "Music", "CapacityUnits": 4.0, "Table": {"CapacityUnits": 1.0}}],
+                 id="in-the-total-in-no-arm"),
+    pytest.param([NEW, "UPDATE Music SET x = 1 WHERE Artist = 'Nobody' AND SongTitle = 'x'"], "TOTAL",
+                 [{"TableName": "Music", "CapacityUnits": 2.0}], id="absent-item-costs-one"),
+    pytest.param(["DELETE FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Hi' AND Year = 1"], "TOTAL",
+                 None, id="nothing-succeeded-no-capacity"),
+    pytest.param([NEW, "INSERT INTO Other VALUE {'Artist': 'Dup'}"], "TOTAL",
+                 [{"TableName": "Music", "CapacityUnits": 1.0}], id="a-table-whose-statements-all-failed-is-omitted"),
+]
+
+
+@pytest.mark.parametrize("statements,mode,expected", FAILED_WRITE_CAPACITY)
+def test_failed_batch_writes_add_to_their_tables_total(ddb, statements, mode, expected):
+    ddb.create_table(**dict(MUSIC, TableName="Other", KeySchema=[{"AttributeName": "Artist", "KeyType": "HASH"}],
+                            AttributeDefinitions=[{"AttributeName": "Artist", "AttributeType": "S"}]))
+    ddb.execute_statement(Statement="INSERT INTO Other VALUE {'Artist': 'Dup'}")
+    ddb.execute_statement(Statement=BIG_ROW, Parameters=[{"S": "x" * 3000}])  # a 3 KB row: W = 3
+    response = ddb.batch_execute_statement(Statements=[{"Statement": s} for s in statements],
+                                           ReturnConsumedCapacity=mode)
+    assert "Error" in response["Responses"][-1]
+    assert response.get("ConsumedCapacity") == expected
+
+
+def test_a_failed_write_reports_no_capacity_on_its_own(ddb):
+    ddb.execute_statement(Statement=BIG_ROW, Parameters=[{"S": "x" * 3000}])
+    with pytest.raises(ddb.exceptions.DuplicateItemException) as caught:
+        ddb.execute_statement(Statement="INSERT INTO Music VALUE {'Artist': 'Big', 'SongTitle': 'Row'}",
+                              ReturnConsumedCapacity="TOTAL")
+    assert "ConsumedCapacity" not in caught.value.response
