@@ -9,6 +9,7 @@ same parameters) and sums the capacity of every call it makes.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
@@ -90,6 +91,16 @@ def read_token(token: str, statement: str, params) -> tuple[int, dict | None]:
 
 
 # ---------------------------------------------------------------- projection
+
+@functools.lru_cache(maxsize=1024)
+def _key_test(function: str, hash_name: str) -> m.Call:
+    """``attribute_exists(pk)`` / ``attribute_not_exists(pk)``, one node per key name.
+
+    why one node: compiled conditions are cached by node, so a statement's
+    writes compile their key test once instead of once per write.
+    """
+    return m.Call(function, (m.Path((hash_name,)),))
+
 
 def project(item: dict, projection) -> dict:
     """PartiQL's projection: each path under its flattened name; {} when none exists."""
@@ -275,7 +286,7 @@ class Executor:
                 raise ValidationException(
                     f"One or more parameter values were invalid: Missing the key {name} in the item")
             check_key_value(name, item[name], key.types[name])
-        condition = m.Call("attribute_not_exists", (m.Path((key.hash_name,)),))
+        condition = _key_test("attribute_not_exists", key.hash_name)
         return WriteAction("Put", template.table, item=item, condition=condition,
                            failure=("DuplicateItem", "Duplicate primary key exists in table"))
 
@@ -301,21 +312,21 @@ class Executor:
         key = self.key_values(template, params)
         check_param_types(template.ordered, params)
         rest = _bound(template.condition, params)
-        hash_path = m.Path((template.key.hash_name,))
+        hash_name = template.key.hash_name
         if template.kind == "Update":
             # UPDATE never upserts: the item must exist (spec §2.5).
-            condition = m.conjunction((m.Call("attribute_exists", (hash_path,)), rest))
+            condition = m.conjunction((_key_test("attribute_exists", hash_name), rest))
             return WriteAction("Update", template.table, key=key, update=bind(template.update, params),
                                condition=condition, return_old_on_failure=return_old, upsert=False)
         # DELETE checks its condition only when the item exists (spec §2.6).
-        condition = None if rest is None else m.Or((m.Call("attribute_not_exists", (hash_path,)), rest))
+        condition = None if rest is None else m.Or((_key_test("attribute_not_exists", hash_name), rest))
         return WriteAction("Delete", template.table, key=key, condition=condition,
                            return_old_on_failure=return_old)
 
     def exists_action(self, template: ExistsTemplate, params) -> WriteAction:
         key = self.key_values(template, params)
-        hash_path = m.Path((template.key.hash_name,))
-        condition = m.conjunction((m.Call("attribute_exists", (hash_path,)), bind(template.condition, params)))
+        condition = m.conjunction((_key_test("attribute_exists", template.key.hash_name),
+                                   bind(template.condition, params)))
         return WriteAction("ConditionCheck", template.table, key=key, condition=condition)
 
     def write(self, template, params, return_old: bool = False) -> Result:
