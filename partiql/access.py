@@ -128,10 +128,10 @@ def _mentions(node, name: str) -> bool:
                if not isinstance(node, (m.Value, Param)))
 
 
-def _branch(atoms: tuple, key: KeySchema) -> Branch | None:
+def _branch(atoms: list, key: KeySchema) -> Branch | None:
+    """The branch of (atom, key condition or None) pairs, or None when it has no partition-key equality."""
     hashes, sort, residual, loose = [], None, [], False
-    for atom in atoms:
-        found = _key_atom(atom, key)
+    for atom, found in atoms:
         if found and found[0] == key.hash_name and found[1][0] == "=":
             hashes.append(found[1][1])
             continue
@@ -150,7 +150,9 @@ def analyse(where, key: KeySchema) -> Analysis:
     """Decide decomposed key reads or a Scan for a WHERE over ``key`` (None: no WHERE)."""
     if where is None:
         return Analysis((), True)
-    conjunctions = dnf(expand_in(where, key.names))
+    # why: each atom's key condition is found once, for the typed operands and the branches
+    conjunctions = [[(atom, _key_atom(atom, key)) for atom in atoms]
+                    for atoms in dnf(expand_in(where, key.names))]
     typed = _typed_operands(conjunctions, key)
     branches = [_branch(atoms, key) for atoms in conjunctions]
     if any(branch is None for branch in branches):
@@ -162,8 +164,7 @@ def _typed_operands(conjunctions, key: KeySchema) -> tuple:
     """(attribute, operand) of every key condition: partition-key equalities, sort-key conditions."""
     found = []
     for atoms in conjunctions:
-        for atom in atoms:
-            extracted = _key_atom(atom, key)
+        for _, extracted in atoms:
             if not extracted:
                 continue
             name, (op, *operands) = extracted

@@ -12,6 +12,8 @@ with the service's words.
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Iterator, Optional, Union
 
 from partiql.engine.nodes import node
@@ -27,9 +29,9 @@ class Span:
     start: int
     end: int
 
-    def to(self, other: "Span") -> "Span":
-        """The span from the start of ``self`` to the end of ``other``."""
-        return Span(self.line, self.column, other.end - self.start, self.start, other.end)
+    def to(self, end: int) -> "Span":
+        """The span from the start of ``self`` to the offset ``end``."""
+        return Span(self.line, self.column, end - self.start, self.start, end)
 
 
 class Node:
@@ -586,26 +588,34 @@ class ShowTables(Statement):
 
 # ---------------------------------------------------------------- traversal
 
-def children(node: Node) -> Iterator[Node]:
-    """The direct child nodes of ``node``, in field (= source) order."""
-    for name in node._fields:
-        value = getattr(node, name)
-        if isinstance(value, Node):
-            yield value
-        elif isinstance(value, tuple):
-            yield from (v for v in value if isinstance(v, Node))
+# Annotation words of fields that never hold a node (spans, names, flags).
+_LEAF_WORDS = frozenset({"Optional", "tuple", "str", "int", "bool", "Span"})
+
+
+@functools.cache
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that may hold nodes, last first (the order ``walk`` stacks them)."""
+    return tuple(name for name in reversed(cls._fields)
+                 if not set(re.findall(r"\w+", cls.__annotations__[name])) <= _LEAF_WORDS)
 
 
 def walk(node: Node) -> Iterator[Node]:
     """``node`` and all its descendants, depth first, in source order.
 
     Iterative, so that the longest statements (8,192 characters of `NOT NOT
-    ...` or `a AND b AND ...`) do not exhaust Python's recursion limit."""
+    ...` or `a AND b AND ...`) do not exhaust Python's recursion limit; it
+    looks only at the fields that may hold nodes (the planner walks every
+    WHERE)."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(tuple(children(current))))
+        for name in _child_fields(type(current)):
+            value = getattr(current, name)
+            if isinstance(value, tuple):
+                stack.extend(reversed(value))
+            elif value is not None:
+                stack.append(value)
 
 
 def parameters(stmt: Node) -> tuple[Parameter, ...]:

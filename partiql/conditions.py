@@ -241,26 +241,22 @@ def _decide_is(subject, kind: str):
     return TRUE if type_of(subject.value) == IS_TYPES[kind] else FALSE
 
 
-def ordered_params(node) -> tuple:
-    """(operator, Param) of every ``?`` an ordering operator or BETWEEN compares, found once per plan."""
-    found = []
-    if isinstance(node, m.Comparison) and node.op in m.ORDERING_COMPARATORS:
-        found.extend((node.op, side) for side in (node.left, node.right) if isinstance(side, Param))
-    elif isinstance(node, m.Between):
-        found.extend(("BETWEEN", side) for side in (node.subject, node.low, node.high) if isinstance(side, Param))
-    if isinstance(node, tuple):
-        for child in node:
-            found.extend(ordered_params(child))
-    elif hasattr(node, "_fields") and not isinstance(node, (m.Value, m.Path, Param)):
-        for name in node._fields:
-            found.extend(ordered_params(getattr(node, name)))
-    return tuple(found)
+def ordered_params(node: ast.Node) -> tuple:
+    """(operator, Param) of each ``?`` the syntax node compares with an ordering operator or
+    BETWEEN: the ``?`` whose values ``check_param_types`` checks, once ``node`` is lowered."""
+    if isinstance(node, ast.Comparison) and node.op in m.ORDERING_COMPARATORS:
+        op, sides = node.op, (node.left, node.right)
+    elif isinstance(node, ast.Between):
+        op, sides = "BETWEEN", (node.operand, node.low, node.high)
+    else:
+        return ()
+    return tuple((op, Param(side.index, side.span)) for side in sides if isinstance(side, ast.Parameter))
 
 
 def check_param_types(pairs: tuple, params) -> None:
     """Ordering operators refuse unorderable parameter values (as literals are refused).
 
-    ``pairs`` is what ``ordered_params`` found in the condition.
+    ``pairs`` is what ``ordered_params`` found in the condition's nodes.
     """
     for op, param in pairs:
         tag = type_of(params[param.index])

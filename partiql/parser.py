@@ -4,7 +4,9 @@
 EXPLAIN); ``parse_dml`` reads only what ExecuteStatement accepts. Both use
 one Lark LALR parser, built lazily from ``grammar/partiql.lark`` with the
 tree builder below plugged in as Lark's inline transformer (no parse tree
-is built), and cache results by text.
+is built), and cache results by text. A lighter loop of ours (``_Loop``)
+runs Lark's tables; Lark parses again only what the loop refuses, to
+report the error.
 
 This module is the one place where Lark's exceptions become
 ``StatementError`` (see ``_syntax_error``).
@@ -16,10 +18,12 @@ import functools
 import threading
 from decimal import Decimal
 from importlib import resources
-from typing import Any
+from typing import Any, Iterator
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.parse_tree_builder import ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
 
 from . import ast
 from .errors import StatementError
@@ -39,8 +43,18 @@ def _span(x: Any) -> ast.Span:
 
 def _over(first: Any, *rest: Any) -> ast.Span:
     """The span from ``first`` to the last non-None of ``rest`` (or ``first`` alone)."""
-    last = next((r for r in reversed(rest) if r is not None), first)
-    return _span(first).to(_span(last))
+    last = first
+    for item in reversed(rest):
+        if item is not None:
+            last = item
+            break
+    if last is first:
+        return _span(first)
+    # why: one new Span per node, not one per end
+    end = last.end_pos if isinstance(last, Token) else last.span.end
+    if isinstance(first, Token):
+        return ast.Span(first.line, first.column, end - first.start_pos, first.start_pos, end)
+    return first.span.to(end)
 
 
 def _unquote(tok: Token) -> str:
@@ -148,12 +162,11 @@ class _Builder(Transformer):
 
     def select(self, c):
         (start, quantifier, projection), sources, where, group_by, having, order_by, limit, offset = c
-        clauses = tuple(x for x in (group_by, having, limit, offset) if x is not None)
+        clauses = tuple([x for x in (group_by, having, limit, offset) if x is not None])
         order = order_by or ()
-        last = next(x for x in (offset, limit, order[-1] if order else None, having, group_by,
-                                where, sources[-1]) if x is not None)
+        span = _over(start, sources[-1], where, group_by, having, order[-1] if order else None, limit, offset)
         return ast.Select(projection, sources, where, order, clauses, quantifier and quantifier.upper(),
-                          quantifier and _span(quantifier), _over(start, last))
+                          quantifier and _span(quantifier), span)
 
     def select_head(self, c):
         return c[0], c[1], c[2]
@@ -194,7 +207,7 @@ class _Builder(Transformer):
         expr, alias, at_alias, by_alias = c
         target = expr
         if isinstance(expr, ast.Path) and all(type(s) is ast.Attr for s in expr.steps):
-            target = ast.TableRef(tuple(s.name for s in expr.steps), expr.span)
+            target = ast.TableRef(tuple([s.name for s in expr.steps]), expr.span)
         return ast.FromSource(target, alias, at_alias, by_alias, _over(expr, alias, at_alias, by_alias))
 
     def where_clause(self, c):
@@ -320,7 +333,7 @@ class _Builder(Transformer):
 
     def is_(self, c):
         operand, _, negated, (type_name, type_span) = c
-        return ast.Is(operand, type_name, _flag(negated), _span(operand).to(type_span), type_span)
+        return ast.Is(operand, type_name, _flag(negated), _span(operand).to(type_span.end), type_span)
 
     def is_type(self, c):
         return c[0].upper(), _over(c[0], *c[1:])
@@ -372,9 +385,10 @@ class _Builder(Transformer):
 
     def path(self, c):
         root = ast.Attr(_unquote(c[0]), _span(c[0]))
-        steps = tuple(step for step, _ in c[1:])
-        end = c[-1][1] if len(c) > 1 else c[0]
-        return ast.Path((root, *steps), _over(c[0], end))
+        if len(c) == 1:  # why: most paths are one name
+            return ast.Path((root,), root.span)
+        steps = tuple([step for step, _ in c[1:]])
+        return ast.Path((root, *steps), _over(root, c[-1][1]))
 
     def dot_step(self, c):
         dot, tok = c
@@ -539,6 +553,111 @@ def _syntax_error(error: Exception, text: str) -> StatementError:
     return StatementError.syntax(_detail(error), token.line, token.column, len(token) or 1)
 
 
+# ---------------------------------------------------------------- the LALR loop
+
+class _GiveUp(Exception):
+    """The loop met a character or a token Lark's tables refuse."""
+
+
+def _reduction(rule, callbacks) -> tuple:
+    """(size, tree-builder callback, rule name) of a reduce action; no callback when the
+    rule only hands its one child on (a `?rule` with one symbol)."""
+    callback = callbacks[rule]
+    size = len(rule.expansion)
+    return size, None if type(callback) is ExpandSingleChild and size == 1 else callback, rule.origin.name
+
+
+class _Loop:
+    """Lark's LALR tables and contextual lexer, run by a loop lighter than Lark's own.
+
+    Lark builds everything from the grammar and stays the parser of record:
+    the loop takes the same tokens (each parser state's terminal regex and
+    lexer callbacks) and makes the same reductions through the same
+    tree-builder callbacks, but gives up (``_GiveUp``) at the first character
+    or token the tables refuse, and ``_parse`` lets Lark parse the text again
+    to raise its error. Why: Lark's general loop (a Python call per token, per
+    reduction and per assertion) was most of the cost of parsing a short
+    statement; here a reduction that hands its child on is a mere state change.
+    """
+
+    def __init__(self, lark: Lark):
+        lalr = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
+        table = lalr.parse_table
+        self._starts, self._ends = table.start_states, table.end_states
+        self._actions = {
+            state: {kind: arg if action is Shift else _reduction(arg, lalr.callbacks)
+                    for kind, (action, arg) in row.items()}
+            for state, row in table.states.items()}
+        self._lexers = lark.parser.lexer.lexer.lexers  # the ContextualLexer's (the post-lexer passes tokens on)
+        self._scanners: dict[int, tuple] = {}
+
+    def parse(self, text: str, start: str) -> Any:
+        """What Lark's parser returns for ``text`` from rule ``start``; ``_GiveUp`` where it raises."""
+        states, values, end_state = [self._starts[start]], [], self._ends[start]
+        for token in self._tokens(text, states):
+            states.append(self._reduce(states, values, token.type, end_state))
+            values.append(token)
+        if self._reduce(states, values, "$END", end_state) is not None:
+            raise _GiveUp  # why: a table that shifts $END is no table of Lark's
+        return values[-1]
+
+    def _reduce(self, states: list, values: list, kind: str, end_state: int) -> int | None:
+        """Reduce as the tables say for a next token of type ``kind``; the state to
+        shift it to, or None once ``$END`` completes the statement."""
+        actions = self._actions
+        while True:
+            action = actions[states[-1]].get(kind)
+            if action is None:
+                raise _GiveUp
+            if type(action) is int:
+                return action
+            size, callback, origin = action
+            if callback is None:
+                states.pop()
+            else:
+                children = values[-size:] if size else []
+                if size:
+                    del states[-size:]
+                    del values[-size:]
+                values.append(callback(children))
+            states.append(actions[states[-1]][origin])
+            if kind == "$END" and states[-1] == end_state:
+                return None
+
+    def _tokens(self, text: str, states: list) -> Iterator[Token]:
+        """The tokens of ``text`` as Lark's contextual lexer makes them: each one lexed
+        with the terminals of the parser's state at that point (``states[-1]``)."""
+        pos, line, line_start, scanners = 0, 1, 0, self._scanners
+        while pos < len(text):
+            match, callbacks, ignored, newlines = scanners.get(states[-1]) or self._scanner(states[-1])
+            found = match(text, pos)
+            if found is None:
+                raise _GiveUp
+            value, kind = found[0], found.lastgroup
+            start, start_line, column = pos, line, pos - line_start + 1
+            if kind in newlines and "\n" in value:
+                line += value.count("\n")
+                line_start = pos + value.rindex("\n") + 1
+            pos += len(value)
+            if kind in ignored and kind not in callbacks:
+                continue
+            token = Token(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
+            if kind in callbacks:
+                token = callbacks[kind](token)
+            if kind not in ignored:
+                yield token
+
+    def _scanner(self, state: int) -> tuple:
+        """(regex match, lexer callbacks, ignored types, types that may hold a newline) of
+        the lexer Lark uses in ``state``."""
+        lexer = self._lexers[state]
+        if len(lexer.scanner._mres) != 1:  # Lark splits the regex only when one fails to compile
+            raise _GiveUp
+        (regex,) = lexer.scanner._mres
+        found = self._scanners[state] = (regex.match, lexer.callback, lexer.ignore_types, lexer.newline_types)
+        return found
+
+
 # ---------------------------------------------------------------- entry points
 
 _lock = threading.Lock()
@@ -559,11 +678,31 @@ def _lark() -> tuple[Lark, _Builder]:
     return parser, builder
 
 
+@functools.cache
+def _loop() -> _Loop | None:
+    """The fast loop, or None when this Lark's internals are not the ones it reads.
+
+    why: it reads Lark's parse table, callbacks and contextual lexers, which
+    are not Lark's public API; a Lark that moved them still parses, through
+    Lark's own loop (a test pins that the installed Lark keeps the fast one).
+    """
+    try:
+        return _Loop(_lark()[0])
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+
+
 @functools.lru_cache(maxsize=_PARSE_CACHE_SIZE)
 def _parse(text: str, start: str) -> ast.Statement:
     parser, builder = _lark()
+    loop = _loop()
     with _lock:  # why: `?` numbering lives on the shared tree builder
         builder.parameters = 0
+        if loop is not None:
+            try:
+                return loop.parse(text, start)
+            except _GiveUp:
+                builder.parameters = 0  # why: Lark parses the text again, to raise its error
         try:
             return parser.parse(text, start=start)
         except (UnexpectedToken, UnexpectedCharacters) as error:

@@ -113,11 +113,18 @@ def _table(catalog, name: str):
     return table
 
 
-def _key_paths_are_scalar(where, names) -> None:
+def _walk_where(where, names) -> tuple:
+    """One walk of a WHERE, before it is lowered: refuse a path into a key attribute (DynamoDB
+    reports it before the lowering's errors), and find the `?` ordering operators compare."""
+    ordered = []
     for node in ast.walk(where) if where is not None else ():
-        if isinstance(node, ast.Path) and len(node.steps) > 1 and node.root.name in names:
-            raise ValidationException("Key attributes must be scalars; list random access '[]' and map "
-                                      f"lookup '.' are not allowed: Key {node.root.name}")
+        if isinstance(node, ast.Path):
+            if len(node.steps) > 1 and node.root.name in names:
+                raise ValidationException("Key attributes must be scalars; list random access '[]' and map "
+                                          f"lookup '.' are not allowed: Key {node.root.name}")
+        else:
+            ordered.extend(ordered_params(node))
+    return tuple(ordered)
 
 
 # -------------------------------------------------------------------- SELECT
@@ -131,12 +138,12 @@ def _select(stmt: ast.Select, catalog) -> SelectTemplate:
         if index is None:
             raise ValidationException("The table does not have the specified index")
     key = table.spec.key if index is None else index.key
-    _key_paths_are_scalar(stmt.where, set(key.names) | set(table.spec.key.names))
+    ordered = _walk_where(stmt.where, set(key.names) | set(table.spec.key.names))
     where = condition(stmt.where) if stmt.where is not None else None
     analysis = analyse(where, key)
     projection = _projection(stmt.projection)
     template = SelectTemplate(table.name, index, key, table.spec.key, where, analysis, projection,
-                              ordered=ordered_params(where))
+                              ordered=ordered)
     deferred = []
     for check in _LATE_CHECKS:
         try:
@@ -294,12 +301,13 @@ def _write(kind: str, stmt, catalog) -> WriteTemplate:
     key = table.spec.key
     if stmt.where is None:
         raise ValidationException(NO_KEY)
-    _key_paths_are_scalar(stmt.where, key.names)
+    # why: key equalities compare with `=`, so all the WHERE's ordered `?` are the residual's
+    ordered = _walk_where(stmt.where, key.names)
     where = condition(stmt.where)
     key_operands, rest = _key_equalities(where, key)
     residual = m.conjunction(rest)
     template = WriteTemplate(kind, table.name, key, key_operands, condition=residual,
-                             returning=_returning(stmt.returning), ordered=ordered_params(residual))
+                             returning=_returning(stmt.returning), ordered=ordered)
     if kind == "Update":
         actions = tuple(action(node) for node in stmt.actions)
         _check_keys_not_updated(actions, key)

@@ -1,10 +1,13 @@
 """Random text and mutated statements: parse() + check_statement() end in a tree or a
-ValidationException, never in another exception (and never leak a Lark tree)."""
+ValidationException, never in another exception (and never leak a Lark tree); the
+parser's own LALR loop makes the tree Lark's parser makes, and gives up where Lark refuses."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lark.exceptions import UnexpectedInput
 
-from partiql import ast
+from partiql import ast, parser
 from partiql.checks import check_statement
 from partiql.engine.errors import ValidationException
 from partiql.parser import parse, parse_dml
@@ -47,7 +50,36 @@ def _well_formed(node):
         _well_formed(getattr(node, name))
 
 
+def _nodes(node):
+    """Every node under ``node``, found by looking into every field: what ast.walk must yield."""
+    if isinstance(node, tuple):
+        return [found for item in node for found in _nodes(item)]
+    if not isinstance(node, ast.Node):
+        return []
+    return [node] + [found for name in node._fields for found in _nodes(getattr(node, name))]
+
+
+def _outcome(run):
+    """A parse's tree, or how it was refused (the loop giving up and Lark's syntax errors alike)."""
+    parser._lark()[1].parameters = 0
+    try:
+        return run()
+    except (parser._GiveUp, UnexpectedInput):
+        return "refused"
+    except ValidationException as error:
+        return str(error)
+
+
+def _loop_agrees_with_lark(text):
+    """The parser's own LALR loop makes Lark's tree, and gives up where Lark raises."""
+    lark = parser._lark()[0]
+    for start in ("statement", "dml_statement"):
+        assert (_outcome(lambda: parser._loop().parse(text, start))
+                == _outcome(lambda: lark.parse(text, start=start))), start
+
+
 def _run(text):
+    _loop_agrees_with_lark(text)
     for parse_function in (parse, parse_dml):
         try:
             stmt = parse_function(text)
@@ -55,10 +87,21 @@ def _run(text):
             continue
         assert isinstance(stmt, ast.Statement)
         _well_formed(stmt)
+        assert [id(n) for n in ast.walk(stmt)] == [id(n) for n in _nodes(stmt)]
         try:
             check_statement(stmt)
         except ValidationException:
             pass
+
+
+def test_the_installed_lark_keeps_the_fast_loop():
+    assert parser._loop() is not None
+
+
+@pytest.mark.parametrize("text", SEEDS)
+def test_the_loop_parses_the_seeds_itself(text):
+    _loop_agrees_with_lark(text)
+    assert _outcome(lambda: parser._loop().parse(text, "statement")) == parse(text)
 
 
 @FUZZ
@@ -117,3 +160,14 @@ def test_huge_numbers_end_in_a_validation_exception():
                 check_statement(parse(statement))
             except ValidationException:
                 pass
+
+
+def test_without_the_fast_loop_lark_parses_alone(monkeypatch):
+    texts = SEEDS + ["SELECT * FROM t WHERE", "SELEC 1"]
+    expected = [_outcome(lambda: parse(text)) for text in texts]
+    monkeypatch.setattr(parser, "_loop", lambda: None)  # a Lark whose internals moved
+    parser._parse.cache_clear()
+    try:
+        assert [_outcome(lambda: parse(text)) for text in texts] == expected
+    finally:
+        parser._parse.cache_clear()
