@@ -121,15 +121,15 @@ class Engine:
 
     # ------------------------------------------------------------ point reads
     def get(self, table_name: str, key: tuple, consistent: bool = False,
-            transactional: bool = False) -> tuple[dict | None, Consumed]:
-        """GetItem: the stored item (not copied) or None, and the capacity."""
+            transactional: bool = False) -> tuple[Record | None, Consumed]:
+        """GetItem: the stored record (hand out ``record.copy()``) or None, and the capacity."""
         with self.lock:
             table = self.table(table_name)
             record = table.get(*key)
             consumed = Consumed(table.name, transactional)
             size = record.size if record is not None else 1  # a miss still costs (spec §6.2)
             consumed.table.read = 2 * read_units(size, True) if transactional else read_units(size, consistent)
-            return (record.item if record is not None else None), consumed
+            return record, consumed
 
     # ----------------------------------------------------------------- writes
     def write(self, action: WriteAction, metrics: bool = False) -> WriteResult:
@@ -259,17 +259,17 @@ class Engine:
         except DynamoDBError as error:
             return None, CancellationReason(reason_code(error), error.message)
 
-    def transact_get(self, reads: list[tuple[str, tuple]]) -> tuple[list[dict | None], list[Consumed]]:
-        """TransactGetItems: every item read at one instant; 2 × R(b) each."""
+    def transact_get(self, reads: list[tuple[str, tuple]]) -> tuple[list[Record | None], list[Consumed]]:
+        """TransactGetItems: every record read at one instant; 2 × R(b) each."""
         with self.lock:
             self._check_distinct([WriteAction("Get", t, k) for t, k in reads],
                                  "Transaction request cannot include multiple operations on one item")
-            items, consumed = [], []
+            records, consumed = [], []
             for table_name, key in reads:
-                item, units = self.get(table_name, key, transactional=True)
-                items.append(item)
+                record, units = self.get(table_name, key, transactional=True)
+                records.append(record)
                 consumed.append(units)
-            return items, consumed
+            return records, consumed
 
     def _check_distinct(self, actions, message: str) -> None:
         seen = set()

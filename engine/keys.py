@@ -8,6 +8,7 @@ randomised per process and would not do.
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 from hashlib import blake2b
 
@@ -34,8 +35,27 @@ def key_bytes(value) -> bytes:
 
 def key_hash(value) -> int:
     """The 64-bit partition-key hash of a key value."""
-    digest = blake2b(_TAG[type(value)] + key_bytes(value), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    if type(value) is str:  # the usual partition key: looked up by the value itself
+        return _text_hash(value)
+    return _digest(_TAG[type(value)] + key_bytes(value))
+
+
+# why cached: blake2b is most of a point operation's cost in the storage core,
+# and the items of one partition-key value (an item collection) are read and
+# written together. Numbers and binaries are cached by their canonical bytes,
+# since equal numbers (1000, 1E+3) must hash alike.
+@functools.lru_cache(maxsize=16384)
+def _text_hash(value: str) -> int:
+    return _blake2(b"S" + key_bytes(value))
+
+
+@functools.lru_cache(maxsize=16384)
+def _digest(data: bytes) -> int:
+    return _blake2(data)
+
+
+def _blake2(data: bytes) -> int:
+    return int.from_bytes(blake2b(data, digest_size=8).digest(), "big")
 
 
 def key_length(value) -> int:

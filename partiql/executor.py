@@ -23,7 +23,7 @@ from partiql.engine.expressions import model as m
 from partiql.engine.expressions.evaluate import compile_condition, matches, resolve
 from partiql.engine.expressions.update import updated_values
 from partiql.engine.keys import check_key_sizes
-from partiql.engine.types import (MISSING, copy_item, copy_value, from_wire, item_size, nesting_problem, to_wire,
+from partiql.engine.types import (MISSING, copy_item, copy_value, from_wire, nesting_problem, to_wire,
                                   values_equal)
 
 from . import plan as p
@@ -241,8 +241,9 @@ class Executor:
         if isinstance(op, p.GetItem):
             table_key = template.table_key
             key = (op.key[table_key.hash_name], op.key.get(table_key.range_name))
-            item, consumed = self.engine.get(op.table, key, op.consistent)
-            size = item_size(item) if item is not None and sized else 0
+            record, consumed = self.engine.get(op.table, key, op.consistent)
+            item = record.item if record is not None else None
+            size = record.size if record is not None and sized else 0
             if item is not None and op.filter is not None and not matches(op.filter, item):
                 item = None
             # INF: a point read counts as one evaluated item toward Limit, found or not.

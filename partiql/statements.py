@@ -253,10 +253,10 @@ class StatementRunner:
             except ValidationException as error:  # INF: reported like the planning refusals
                 raise _in_transaction(position, error) from None
             reads.append((template.table, _point_key(template, read)))
-        items, consumed = self.engine.transact_get(reads)
+        records, consumed = self.engine.transact_get(reads)
         results = []
-        for template, item, units in zip(templates, items, consumed):
-            found = [] if item is None else [project(item, template.projection)]
+        for template, record, units in zip(templates, records, consumed):
+            found = [] if record is None else [project(record.item, template.projection)]
             results.append(Result(found, len(found), 1, None, ConsumedCapacity.of([units]),
                                   PlanSummary("GetItem", template.table)))
         return results

@@ -32,10 +32,10 @@ def batch_get_item(engine: Engine, request: dict) -> dict:
         for table, keys, consistent in plans:
             found = responses.setdefault(table.name, [])
             for key in keys:
-                item, units = engine.get(table.name, key, consistent)
+                record, units = engine.get(table.name, key, consistent)
                 consumed.append(units)
-                if item is not None:
-                    found.append(shaped(item, paths[table.name]))
+                if record is not None:
+                    found.append(shaped(record, paths[table.name]))
     response = {"Responses": responses, "UnprocessedKeys": {}}
     return return_capacities(response, per_table(consumed), request)
 
@@ -111,8 +111,9 @@ def transact_get_items(engine: Engine, request: dict) -> dict:
     for get in gets:
         table = engine.table(table_name(get))
         reads.append((table.name, key_from_request(table.spec.key, get["Key"])))
-    items, consumed = engine.transact_get(reads)
-    responses = [{} if item is None else {"Item": shaped(item, paths)} for item, paths in zip(items, projections)]
+    records, consumed = engine.transact_get(reads)
+    responses = [{} if record is None else {"Item": shaped(record, paths)}
+                 for record, paths in zip(records, projections)]
     return return_capacities({"Responses": responses}, per_table(consumed), request)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ..errors import ValidationException
 from ..expressions.projection import project
-from ..types import copy_item
 from ..expressions.parser import (ExpressionContext, parse_condition, parse_key_condition,
                                   parse_projection, parse_update)
 from .shapes import attributes_to_get
@@ -95,9 +94,9 @@ def projection_paths(request: dict):
     return paths if paths is not None else attributes_to_get(request)
 
 
-def shaped(item: dict, paths) -> dict:
-    """A copy of a stored item for a response, projected to ``paths`` (None: whole)."""
-    return copy_item(item) if paths is None else project(item, paths)
+def shaped(record, paths) -> dict:
+    """A copy of a stored record's item for a response, projected to ``paths`` (None: whole)."""
+    return record.copy() if paths is None else project(record.item, paths)
 
 
 def return_capacity(response: dict, consumed, request: dict) -> dict:

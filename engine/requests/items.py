@@ -83,8 +83,8 @@ def get_item(engine: Engine, request: dict) -> dict:
     paths = projection_paths(request)
     table = engine.table(table_name(request))
     key = key_from_request(table.spec.key, request["Key"])
-    item, consumed = engine.get(table.name, key, bool(request.get("ConsistentRead")))
-    response = {} if item is None else {"Item": shaped(item, paths)}
+    record, consumed = engine.get(table.name, key, bool(request.get("ConsistentRead")))
+    response = {} if record is None else {"Item": shaped(record, paths)}
     return return_capacity(response, consumed, request)
 
 

@@ -16,7 +16,7 @@ U_ITEM = {"pk": "u", "s": "\U0001F600"}
 def _first_page_is_one_megabyte(result, db) -> None:
     """C-197: the page stops at the item that crosses 1,048,576 evaluated bytes (it is included)."""
     from partiql.engine.types import item_size
-    sizes = [item_size(db.engine.get("HHH", (item["pk"], None))[0]) for item in result.items]
+    sizes = [item_size(db.engine.get("HHH", (item["pk"], None))[0].item) for item in result.items]
     assert sum(sizes[:-1]) < 1_048_576 <= sum(sizes)
     assert result.next_token is not None and result.scanned_count == len(sizes)
 

@@ -238,7 +238,7 @@ def _check_state(db, s: Step) -> None:
         if item is None:
             assert stored is None
         else:
-            assert stored is not None and wire(stored) == expected_wire(item)
+            assert stored is not None and wire(stored.item) == expected_wire(item)
 
 
 def run_case(c: Case) -> None:
