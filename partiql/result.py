@@ -2,37 +2,61 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 
-@dataclass
 class ConsumedCapacity:
     """Capacity a statement consumed, summed over the tables it touched.
 
     ``total`` = ``table`` + Σ ``indexes``; ``read_units`` / ``write_units``
     split the total; ``tables`` holds one engine ``Consumed`` per table (the
-    shape DynamoDB reports for batches and transactions).
+    shape DynamoDB reports for batches and transactions). The sums are made
+    on first use: most results are never asked for them.
     """
 
-    total: float = 0.0
-    table: float = 0.0
-    indexes: dict = field(default_factory=dict)  # index name -> units
-    read_units: float = 0.0
-    write_units: float = 0.0
-    tables: list = field(default_factory=list)
+    def __init__(self, tables: list | None = None):
+        self.tables = list(tables or ())
 
     @classmethod
     def of(cls, consumed: list) -> "ConsumedCapacity":
         """Roll up engine ``Consumed`` values (one per table)."""
-        out = cls(tables=list(consumed))
-        for units in consumed:
-            out.table += units.table.total
+        return cls(consumed)
+
+    @functools.cached_property
+    def table(self) -> float:
+        return sum(units.table.total for units in self.tables)
+
+    @functools.cached_property
+    def indexes(self) -> dict:
+        """Index name -> units."""
+        out: dict = {}
+        for units in self.tables:
             for name, (_, arm) in units.indexes.items():
-                out.indexes[name] = out.indexes.get(name, 0.0) + arm.total
-            out.read_units += units.read_units
-            out.write_units += units.write_units
-        out.total = out.read_units + out.write_units
+                out[name] = out.get(name, 0.0) + arm.total
         return out
+
+    @functools.cached_property
+    def read_units(self) -> float:
+        return sum(units.read_units for units in self.tables)
+
+    @functools.cached_property
+    def write_units(self) -> float:
+        return sum(units.write_units for units in self.tables)
+
+    @property
+    def total(self) -> float:
+        return self.read_units + self.write_units
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ConsumedCapacity) and self._figures() == other._figures()
+
+    def _figures(self) -> tuple:
+        return self.total, self.table, self.indexes, self.read_units, self.write_units
+
+    def __repr__(self) -> str:
+        return (f"ConsumedCapacity(total={self.total}, table={self.table}, indexes={self.indexes}, "
+                f"read_units={self.read_units}, write_units={self.write_units})")
 
     def to_api(self, mode: str):
         """DynamoDB's ConsumedCapacity: a single object (ExecuteStatement) or None."""
