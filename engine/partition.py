@@ -20,7 +20,7 @@ halves its bytes (it cannot split inside one partition-key value).
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from itertools import chain
 from operator import attrgetter
 
@@ -84,23 +84,10 @@ class Space:
         record.key = key
         old = self.by_key.get(key)
         self.by_key[key] = record
-        if old is None:
-            self.ordered.add(record)
-        else:
-            self._replace(key, record)
+        if old is not None:
+            self.ordered.remove(old)
+        self.ordered.add(record)
         return old
-
-    def _replace(self, key, record: Record) -> None:
-        """Put ``record`` where the record stored under ``key`` sits in the order.
-
-        why: the key, so the order, is unchanged; a remove and an add would
-        cost ~8 µs on every overwrite and update. SortedKeyList has no public
-        in-place set, so this reads its sublists (``_maxes``, ``_keys``,
-        ``_lists``: stable across sortedcontainers 2.x, which pyproject pins).
-        """
-        ordered = self.ordered
-        pos = bisect_left(ordered._maxes, key)
-        ordered._lists[pos][bisect_left(ordered._keys[pos], key)] = record
 
     def pop(self, key) -> Record | None:
         """Remove ``key``'s record and return it (None when absent)."""

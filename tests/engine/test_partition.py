@@ -6,7 +6,7 @@ import pytest
 
 from partiql.engine import limits
 from partiql.engine.keys import key_hash
-from partiql.engine.partition import MAIN, Record, Space, Store
+from partiql.engine.partition import MAIN, Record, Store
 from partiql.engine.schema import KeySchema, TableSpec, Throughput
 
 
@@ -129,17 +129,3 @@ def test_remove_keeps_accounting():
     assert store.remove(MAIN, key_hash("p"), "p", (Decimal(1),)).size == 7
     assert store.bytes == 0 and store.items == 0
     assert list(store.collection(MAIN, key_hash("p"), "p")) == []
-
-
-def test_overwrites_keep_the_order_and_the_latest_records():
-    # Space._replace writes into SortedKeyList's sublists: enough entries for several sublists
-    space = Space()
-    keys = [(i * 7919 % 10007, f"k{i}", (Decimal(i),)) for i in range(5000)]
-    for key in keys:
-        space.put(key, Record({"v": 1}, 10))
-    for key in reversed(keys[::3]):
-        assert space.put(key, Record({"v": 2}, 10)).item == {"v": 1}
-    latest = {key: 2 if i % 3 == 0 else 1 for i, key in enumerate(keys)}
-    assert [(record.key, record.item["v"]) for record in space.records()] == sorted(latest.items())
-    assert all(space.get(key).item["v"] == value for key, value in latest.items())
-    assert [record.key for record in space.records(keys[0], keys[0])] == [keys[0]]
