@@ -191,7 +191,7 @@ class Table:
             sort = tuple(item[name] for name in (key.range_name, *table_key.names) if name is not None)
         names = index.projected_names(table_key)
         if names is None:
-            projected = Record(item, record.size, record.nested)  # its own: it is stored under the index's key
+            projected = record
         else:
             projected_item = {name: value for name, value in item.items() if name in names}
             projected = Record(projected_item, item_size(projected_item))
