@@ -434,7 +434,7 @@ def _failed_write_units(table: Table, action: WriteAction, old: Record | None) -
     size = 0 if old is None else old.size
     if old is not None and action.kind == "Put":
         size = max(size, item_size(action.item) if action.size is None else action.size)
-    consumed.table.write = write_units(size) if size else 1.0
+    consumed.table.write = write_units(size)  # W(0) is the one unit of an absent item
     return consumed
 
 

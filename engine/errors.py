@@ -76,11 +76,9 @@ class LimitExceededException(DynamoDBError):
 class ConditionalCheckFailedException(DynamoDBError):
     """A false condition; ``item`` is the current item when ALL_OLD was asked for."""
 
-    def __init__(self, message: str = "The conditional request failed", item: dict | None = None,
-                 consumed=None):
+    def __init__(self, message: str = "The conditional request failed", item: dict | None = None):
         super().__init__(message)
         self.item = item
-        self.consumed = consumed
 
     def wire_members(self) -> dict:
         return {} if self.item is None else {"Item": _item_to_wire(self.item)}

@@ -68,11 +68,13 @@ def key_length(value) -> int:
     return 0
 
 
-def _empty_key(name: str, value) -> ValidationException:
-    what = "string" if type(value) is str else "binary"
-    return ValidationException(
-        "One or more parameter values are not valid. The AttributeValue for a key attribute "
-        f"cannot contain an empty {what} value. Key: {name}")
+def check_not_empty(name: str, value) -> None:
+    """A key value of the right type (S, N or B) must not be an empty S or B."""
+    if not value and type(value) is not Decimal:
+        what = "string" if type(value) is str else "binary"
+        raise ValidationException(
+            "One or more parameter values are not valid. The AttributeValue for a key attribute "
+            f"cannot contain an empty {what} value. Key: {name}")
 
 
 # why: a key of at most this many characters is within both byte limits
@@ -116,8 +118,7 @@ def key_from_item(schema: KeySchema, item: dict) -> tuple:
             raise ValidationException(
                 f"One or more parameter values were invalid: Type mismatch for key {name} "
                 f"expected: {expected} actual: {type_of(value)}")
-        if not value and type(value) is not Decimal:  # an empty S or B
-            raise _empty_key(name, value)
+        check_not_empty(name, value)
         values.append(value)
     return _key_values(schema, values)
 
@@ -133,8 +134,7 @@ def key_from_request(schema: KeySchema, key) -> tuple:
         value = key[name]
         if type(value) is not _KEY_CLASS[types[name]]:
             raise ValidationException(SCHEMA_MISMATCH)
-        if not value and type(value) is not Decimal:  # an empty S or B
-            raise _empty_key(name, value)
+        check_not_empty(name, value)
         values.append(value)
     return _key_values(schema, values)
 

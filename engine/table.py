@@ -151,8 +151,7 @@ class Table:
     def _table_write_units(old: Record | None, new: Record | None) -> float:
         # Writes are sized on the larger of the old and new images; deleting
         # an absent item still costs one unit (spec §6.3).
-        size = max(old.size if old is not None else 0, new.size if new is not None else 0)
-        return write_units(size) if size else 1.0
+        return write_units(max(old.size if old is not None else 0, new.size if new is not None else 0))
 
     def check_index_keys(self, item: dict) -> None:
         """Index key attributes present in an item must have the index's types."""

@@ -22,7 +22,7 @@ from partiql.engine.errors import (ConditionalCheckFailedException, DuplicateIte
 from partiql.engine.expressions import model as m
 from partiql.engine.expressions.evaluate import compile_condition, matches, resolve
 from partiql.engine.expressions.update import updated_values
-from partiql.engine.keys import check_key_sizes
+from partiql.engine.keys import check_key_sizes, check_not_empty
 from partiql.engine.types import (MISSING, copy_item, copy_value, from_wire, nesting_problem, to_wire,
                                   values_equal)
 
@@ -300,10 +300,7 @@ class Executor:
                 raise ValidationException(f"Multiple conditions on same key {name}. Only single item "
                                           "Update/Insert/Delete are supported")
             check_key_value(name, bound[0], template.key.types[name])
-            if type(bound[0]) in (str, bytes) and not bound[0]:
-                raise ValidationException(
-                    "One or more parameter values are not valid. The AttributeValue for a key attribute "
-                    f"cannot contain an empty {'string' if type(bound[0]) is str else 'binary'} value. Key: {name}")
+            check_not_empty(name, bound[0])
             values.append(bound[0])
         key = (values[0], values[1] if len(values) > 1 else None)
         check_key_sizes(template.key, *key)

@@ -8,10 +8,9 @@ from ..engine import Engine, segment_range
 from ..errors import ValidationException
 from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
-from ..expressions.projection import project
 from ..types import comparable, copy_item, type_of
 from . import legacy, shapes
-from .common import ENVELOPE_PREFIX, Expressions, return_capacity, table_name
+from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaped, table_name
 
 START_KEY_INVALID = "The provided starting key is invalid"
 
@@ -209,8 +208,7 @@ def _check_scan_start(table, index, start: dict, segment: int, total: int) -> No
 def _respond(request: dict, page, paths, table, index) -> dict:
     response = {"Count": len(page.records), "ScannedCount": page.scanned}
     if request.get("Select") != "COUNT":
-        response["Items"] = ([record.copy() for record in page.records] if paths is None
-                             else [project(record.item, paths) for record in page.records])
+        response["Items"] = [shaped(record, paths) for record in page.records]
     if page.last_key is not None:
         response["LastEvaluatedKey"] = copy_item(page.last_key)
     return return_capacity(response, page.consumed, request)
