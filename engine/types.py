@@ -247,22 +247,20 @@ def copy_value(value):
     return value
 
 
-def nested_names(item: dict) -> tuple:
-    """The names of an item's map and list attributes (``()`` for a flat item)."""
+def shallow_containers(item: dict) -> tuple | None:
+    """The names of an item's map and list attributes when each holds scalars
+    only (so a one-level copy of each copies the item), else None.
+
+    ``()`` for a flat item.
+    """
     if _MUTABLE_TYPES.isdisjoint(map(type, item.values())):
         return ()
-    return tuple(name for name, value in item.items() if type(value) in _MUTABLE)
-
-
-def copy_item(item: dict, nested: tuple | None = None) -> dict:
-    """A copy of an item; only maps and lists need copying (the rest is immutable).
-
-    ``nested`` names the item's map and list attributes when the caller knows them.
-    """
-    out = dict(item)
-    for name in nested_names(item) if nested is None else nested:
-        out[name] = copy_value(out[name])
-    return out
+    names = tuple(name for name, value in item.items() if type(value) in _MUTABLE)
+    for name in names:
+        value = item[name]
+        if not _MUTABLE_TYPES.isdisjoint(map(type, value.values() if type(value) is dict else value)):
+            return None
+    return names
 
 
 # ------------------------------------------------------------- Python boundary

@@ -23,7 +23,7 @@ from partiql.engine.expressions import model as m
 from partiql.engine.expressions.evaluate import compile_condition, matches, resolve
 from partiql.engine.expressions.update import updated_values
 from partiql.engine.keys import check_key_sizes, check_not_empty
-from partiql.engine.types import (MISSING, copy_item, copy_value, from_wire, nesting_problem, to_wire,
+from partiql.engine.types import (MISSING, copy_value, from_wire, nesting_problem, to_wire,
                                   values_equal)
 
 from . import plan as p
@@ -105,7 +105,7 @@ def _key_test(function: str, hash_name: str) -> m.Call:
 def project(item: dict, projection) -> dict:
     """PartiQL's projection: each path under its flattened name; {} when none exists."""
     if projection is None:
-        return copy_item(item)
+        return copy_value(item)
     out = {}
     for name, path in projection:
         value = resolve(item, path)
@@ -349,7 +349,7 @@ class Executor:
         status, age = template.returning
         if status == "ALL":
             item = result.old if age == "OLD" else result.new
-            return [copy_item(item)] if item is not None else []
+            return [copy_value(item)] if item is not None else []
         modified = updated_values(action.update, result.old or {}, result.new or {}, age)
         return [modified] if modified else []
 

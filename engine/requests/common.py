@@ -9,6 +9,7 @@ then the table, then schema-dependent checks, then execution.
 from __future__ import annotations
 
 from ..errors import ValidationException
+from ..partition import copies
 from ..expressions.projection import project
 from ..expressions.parser import (ExpressionContext, parse_condition, parse_key_condition,
                                   parse_projection, parse_update)
@@ -97,6 +98,11 @@ def projection_paths(request: dict):
 def shaped(record, paths) -> dict:
     """A copy of a stored record's item for a response, projected to ``paths`` (None: whole)."""
     return record.copy() if paths is None else project(record.item, paths)
+
+
+def shaped_all(records, paths) -> list[dict]:
+    """``shaped`` for each of a page's records."""
+    return copies(records) if paths is None else [project(record.item, paths) for record in records]
 
 
 def return_capacity(response: dict, consumed, request: dict) -> dict:

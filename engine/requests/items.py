@@ -12,7 +12,7 @@ from ..engine import Engine, WriteAction
 from ..errors import ConditionalCheckFailedException, ValidationException
 from ..expressions.update import updated_values
 from ..keys import key_from_item, key_from_request
-from ..types import copy_item
+from ..types import copy_value
 from . import legacy, shapes
 from .common import (Expressions, prefixed, projection_paths, return_capacity, return_collection_metrics,
                      shaped, table_name)
@@ -48,7 +48,7 @@ def _write(engine: Engine, action: WriteAction, request: dict):
         return engine.write(action, metrics=request.get("ReturnItemCollectionMetrics") == "SIZE")
     except ConditionalCheckFailedException as error:
         if error.item is not None:
-            error.item = copy_item(error.item)
+            error.item = copy_value(error.item)
         raise
 
 
@@ -60,7 +60,7 @@ def _respond(request: dict, result, attributes: dict | None) -> dict:
 
 def _all_old(request: dict, result) -> dict | None:
     if request.get("ReturnValues") == "ALL_OLD" and result.old is not None:
-        return copy_item(result.old)
+        return copy_value(result.old)
     return None
 
 
@@ -120,9 +120,9 @@ def update_item(engine: Engine, request: dict) -> dict:
 
 def _update_return_values(mode: str, update, result) -> dict | None:
     if mode == "ALL_OLD":
-        return copy_item(result.old) if result.old is not None else None
+        return copy_value(result.old) if result.old is not None else None
     if mode == "ALL_NEW":
-        return copy_item(result.new) if result.new is not None else None
+        return copy_value(result.new) if result.new is not None else None
     if mode in ("UPDATED_OLD", "UPDATED_NEW") and update is not None:
         return updated_values(update, result.old or {}, result.new or {}, mode[len("UPDATED_"):])
     return None

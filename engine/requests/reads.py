@@ -8,9 +8,9 @@ from ..engine import Engine, segment_range
 from ..errors import ValidationException
 from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
-from ..types import comparable, copy_item, type_of
+from ..types import comparable, copy_value, type_of
 from . import legacy, shapes
-from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaped, table_name
+from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaped_all, table_name
 
 START_KEY_INVALID = "The provided starting key is invalid"
 
@@ -208,9 +208,9 @@ def _check_scan_start(table, index, start: dict, segment: int, total: int) -> No
 def _respond(request: dict, page, paths, table, index) -> dict:
     response = {"Count": len(page.records), "ScannedCount": page.scanned}
     if request.get("Select") != "COUNT":
-        response["Items"] = [shaped(record, paths) for record in page.records]
+        response["Items"] = shaped_all(page.records, paths)
     if page.last_key is not None:
-        response["LastEvaluatedKey"] = copy_item(page.last_key)
+        response["LastEvaluatedKey"] = copy_value(page.last_key)
     return return_capacity(response, page.consumed, request)
 
 

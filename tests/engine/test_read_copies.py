@@ -1,8 +1,9 @@
 """Every item a response hands out is the caller's own: changing it, or the maps and
 lists inside it, never reaches the stored item (DynamoDB returns fresh data).
 
-One row per way an item leaves the engine; each row's item is changed at the top
-level and inside its nested map and list, then the table is read again.
+One row per way an item leaves the engine, for a stored item whose lists and maps
+nest (copied recursively) and one whose lists and maps hold scalars only (copied one
+level deep); each returned item is changed at every level, then the table is read again.
 """
 
 from __future__ import annotations
@@ -16,12 +17,20 @@ from partiql.engine import Engine
 from .helpers import create, key_schema, snapshot
 
 KEY = {"pk": "a", "sk": "1"}
-STORED = {**KEY, "lsk": "x", "g": "y", "n": Decimal(1), "tags": ["t1", ["deep"]], "doc": {"m": {"k": "v"}}}
+STORED_ITEMS = {
+    "nested": {**KEY, "lsk": "x", "g": "y", "n": Decimal(1), "tags": ["t1", ["deep"]], "doc": {"m": {"k": "v"}}},
+    "shallow": {**KEY, "lsk": "x", "g": "y", "n": Decimal(1), "tags": ["t1", "t2"], "doc": {"k": "v"}},
+}
 ALL = {"ProjectionType": "ALL"}
 
 
+@pytest.fixture(params=sorted(STORED_ITEMS))
+def stored(request) -> dict:
+    return STORED_ITEMS[request.param]
+
+
 @pytest.fixture
-def db() -> Engine:
+def db(stored) -> Engine:
     engine = Engine()
     create(engine, "Tbl", range_name="sk", types={"pk": "S", "sk": "S", "lsk": "S", "g": "S"},
            LocalSecondaryIndexes=[
@@ -29,7 +38,7 @@ def db() -> Engine:
                {"IndexName": "lsikeys", "KeySchema": key_schema("pk", "lsk"),
                 "Projection": {"ProjectionType": "KEYS_ONLY"}}],
            GlobalSecondaryIndexes=[{"IndexName": "gsi", "KeySchema": key_schema("g"), "Projection": ALL}])
-    engine.put_item(TableName="Tbl", Item=STORED)
+    engine.put_item(TableName="Tbl", Item=stored)
     return engine
 
 
@@ -49,32 +58,35 @@ READS = [
     ("BatchGetItem", lambda db: db.batch_get_item(RequestItems={"Tbl": {"Keys": [KEY]}})["Responses"]["Tbl"]),
     ("TransactGetItems", lambda db: [db.transact_get_items(TransactItems=[{"Get": {"TableName": "Tbl", "Key": KEY}}])
                                      ["Responses"][0]["Item"]]),
-    ("PutItem ALL_OLD", lambda db: [db.put_item(TableName="Tbl", Item=STORED, ReturnValues="ALL_OLD")["Attributes"]]),
+    ("PutItem ALL_OLD", lambda db: [db.put_item(TableName="Tbl", Item=db.get_item(TableName="Tbl", Key=KEY)["Item"],
+                                                ReturnValues="ALL_OLD")["Attributes"]]),
     ("UpdateItem ALL_NEW", lambda db: [db.update_item(TableName="Tbl", Key=KEY, UpdateExpression="SET n = :n",
                                                       ExpressionAttributeValues={":n": 1},
                                                       ReturnValues="ALL_NEW")["Attributes"]]),
 ]
 
 
-def _vandalise(item: dict) -> None:
-    item["n"] = Decimal(99)
-    if "tags" in item:
-        item["tags"].append("new")
-        item["tags"][1].append("deeper")
-    if "doc" in item:
-        item["doc"]["m"]["k"] = "changed"
-        item["doc"]["extra"] = True
+def _vandalise(value) -> None:
+    """Change every map and list inside ``value``, innermost first, and ``value`` itself."""
+    children = value.values() if isinstance(value, dict) else value
+    for child in list(children):
+        if isinstance(child, (dict, list)):
+            _vandalise(child)
+    if isinstance(value, dict):
+        value["vandal"] = Decimal(99)
+    else:
+        value.append("vandal")
 
 
 @pytest.mark.parametrize("read", [row[1] for row in READS], ids=[row[0] for row in READS])
-def test_returned_items_do_not_reach_the_store(db, read):
+def test_returned_items_do_not_reach_the_store(db, stored, read):
     before = snapshot(db)
     items = read(db)
     assert items
     for item in items:
         _vandalise(item)
     assert snapshot(db) == before
-    assert db.get_item(TableName="Tbl", Key=KEY)["Item"] == STORED
+    assert db.get_item(TableName="Tbl", Key=KEY)["Item"] == stored
 
 
 def test_a_flat_attribute_that_becomes_a_list_is_copied_too(db):
