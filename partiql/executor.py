@@ -23,6 +23,7 @@ from partiql.engine.expressions import model as m
 from partiql.engine.expressions.evaluate import compile_condition, matches, resolve
 from partiql.engine.expressions.update import updated_values
 from partiql.engine.keys import check_key_sizes, check_not_empty
+from partiql.engine.partition import copies
 from partiql.engine.types import (MISSING, copy_value, from_wire, nesting_problem, to_wire,
                                   values_equal)
 
@@ -206,16 +207,16 @@ class Executor:
                consistent=False) -> Result:
         ops, scan = self.select_ops(template, params, consistent)
         start_read, start_key = (0, None) if next_token is None else read_token(next_token, statement, params)
-        items, units, scanned, evaluated_bytes = [], [], 0, 0
+        records, units, scanned, evaluated_bytes = [], [], 0, 0
         remaining = limit
         token = None
         for position in range(start_read, len(ops)):
             op = ops[position]
-            page_items, page_scanned, last_key, consumed, page_bytes = self._run_read(
+            page_records, page_scanned, last_key, consumed, page_bytes = self._run_read(
                 template, op, start_key if position == start_read else None, remaining, len(ops) > 1,
                 self.page_bytes - evaluated_bytes)
             start_key = None
-            items.extend(page_items)
+            records.extend(page_records)
             scanned += page_scanned
             units.append(consumed)
             evaluated_bytes += page_bytes
@@ -228,13 +229,14 @@ class Executor:
             if more and ((remaining is not None and remaining <= 0) or evaluated_bytes >= self.page_bytes):
                 token = make_token(statement, params, position + 1, None)
                 break
-        projected = [project(item, template.projection) for item in items]
+        projected = (copies(records) if template.projection is None
+                     else [project(record.item, template.projection) for record in records])
         summary = self.summary(template, ops, scan)
         return Result(projected, len(projected), scanned, token, _consumed(units), summary)
 
     def _run_read(self, template: SelectTemplate, op, start_key, limit, sized: bool = False,
                   max_bytes: int | None = None):
-        """One read: (items, scanned, last key, capacity, evaluated bytes; a point read's only if ``sized``).
+        """One read: (records, scanned, last key, capacity, evaluated bytes; a point read's only if ``sized``).
 
         ``max_bytes`` is what is left of the page's 1 MB after earlier decomposed reads.
         """
@@ -242,12 +244,11 @@ class Executor:
             table_key = template.table_key
             key = (op.key[table_key.hash_name], op.key.get(table_key.range_name))
             record, consumed = self.engine.get(op.table, key, op.consistent)
-            item = record.item if record is not None else None
             size = record.size if record is not None and sized else 0
-            if item is not None and op.filter is not None and not matches(op.filter, item):
-                item = None
+            if record is not None and op.filter is not None and not matches(op.filter, record.item):
+                record = None
             # INF: a point read counts as one evaluated item toward Limit, found or not.
-            return ([item] if item is not None else []), 1, None, consumed, size
+            return ([record] if record is not None else []), 1, None, consumed, size
         fn = compile_condition(op.filter) if op.filter is not None else None
         if isinstance(op, p.Query):
             page = self.engine.query_page(op.table, op.index, op.hash_value, op.sort, forward=op.forward,
@@ -257,8 +258,7 @@ class Executor:
             page = self.engine.scan_page(op.table, op.index, start_key=start_key, limit=limit,
                                     consistent=op.consistent, matches_fn=fn, reach_back=template.reach_back,
                                     max_bytes=max_bytes)
-        return [record.item for record in page.records], page.scanned, page.last_key, page.consumed, \
-            page.evaluated_bytes
+        return page.records, page.scanned, page.last_key, page.consumed, page.evaluated_bytes
 
     def summary(self, template, ops, scan: bool) -> PlanSummary:
         kind = type(ops[0]).__name__ if ops else "GetItem"

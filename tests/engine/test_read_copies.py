@@ -14,6 +14,7 @@ import pytest
 
 from partiql.engine import Engine
 
+from ..mutations import vandalise
 from .helpers import create, key_schema, snapshot
 
 KEY = {"pk": "a", "sk": "1"}
@@ -66,25 +67,13 @@ READS = [
 ]
 
 
-def _vandalise(value) -> None:
-    """Change every map and list inside ``value``, innermost first, and ``value`` itself."""
-    children = value.values() if isinstance(value, dict) else value
-    for child in list(children):
-        if isinstance(child, (dict, list)):
-            _vandalise(child)
-    if isinstance(value, dict):
-        value["vandal"] = Decimal(99)
-    else:
-        value.append("vandal")
-
-
 @pytest.mark.parametrize("read", [row[1] for row in READS], ids=[row[0] for row in READS])
 def test_returned_items_do_not_reach_the_store(db, stored, read):
     before = snapshot(db)
     items = read(db)
     assert items
     for item in items:
-        _vandalise(item)
+        vandalise(item)
     assert snapshot(db) == before
     assert db.get_item(TableName="Tbl", Key=KEY)["Item"] == stored
 
