@@ -9,10 +9,10 @@ then the table, then schema-dependent checks, then execution.
 from __future__ import annotations
 
 from ..errors import ValidationException
-from ..partition import copies
 from ..expressions.projection import project
 from ..expressions.parser import (ExpressionContext, parse_condition, parse_key_condition,
                                   parse_projection, parse_update)
+from ..partition import copies
 from .shapes import attributes_to_get
 
 ENVELOPE_PREFIX = "1 validation error detected: "
