@@ -13,6 +13,21 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 
+def reference_speed() -> str:
+    """How fast this machine runs plain Python right now, as a line to print.
+
+    why: a shared VM can run the same code 1.5–2× slower for minutes at a
+    time; printing this before and after a benchmark tells a figure measured
+    in a slow phase from a regression. The workload (dict and str churn, no
+    partiql code) is fixed, so the figure compares across runs and commits.
+    """
+    def workload(i):
+        d = {"pk": f"user#{i}", "n": i}
+        return len(d["pk"]) + d["n"]
+    seconds = timed(workload, 100_000, 5)
+    return f"(reference: plain-Python loop {1 / seconds / 1e6:.2f} M/s; lower means a slow machine phase)"
+
+
 def timed(fn, count: int, runs: int) -> float:
     """Median seconds per call over ``runs`` runs of ``count`` calls of ``fn(i)``."""
     samples = []

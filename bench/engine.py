@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import tracemalloc
 
-from _support import timed  # (must precede the partiql import)
+from _support import reference_speed, timed  # (must precede the partiql import)
 from decimal import Decimal
 
 from partiql.engine import Engine
@@ -123,11 +123,13 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    print(reference_speed())
     for size in args.sizes:
         print(f"table of {size:,} items")
         for name, rate, detail in bench(size, args.runs):
             unit = "B/item" if name == "memory per item" else ("items/s" if "Scan" in name else "ops/s")
             print(f"  {name:<24} {rate:>14,.0f} {unit:<8} {detail}")
+    print(reference_speed())
 
 
 if __name__ == "__main__":

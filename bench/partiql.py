@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-from _support import timed  # (must precede the partiql import)
+from _support import reference_speed, timed  # (must precede the partiql import)
 import partiql
 from partiql import parser
 from partiql.planner import plan
@@ -61,11 +61,13 @@ def main() -> None:
         ("Query (100 items)", lambda i: db.execute("SELECT * FROM bench WHERE pk = ?", [f"user#{i % 100}"]), 500),
         ("Scan 10k + filter", lambda i: list(db.pages("SELECT pk FROM bench WHERE age > 45")), 3),
     ]
+    print(reference_speed())
     print(f"table of {n:,} items")
     for name, fn, count in cases:
         seconds = timed(fn, count, args.runs)
         print(f"  {name:<22} {1 / seconds:>12,.0f} ops/s  {seconds * 1e6:>10,.1f} µs/op")
     print(f"  {'cold parse+plan':<22} {'':>12}        {cold_parse_plan(db, args.runs) * 1e6:>10,.1f} µs/op")
+    print(reference_speed())
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-import _support  # noqa: F401  (must precede the partiql import)
+from _support import reference_speed  # (must precede the partiql import)
 
 STATEMENTS = ["CREATE TABLE Music (Artist S, SongTitle S) PRIMARY KEY (Artist HASH, SongTitle RANGE);",
               "INSERT INTO Music VALUE {'Artist': 'Acme', 'SongTitle': 'Hi'};",
@@ -105,6 +105,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     runs = parser.parse_args().runs
+    print(reference_speed())
     execute = statistics.median(execute_once() for _ in range(runs))
     prompt = statistics.median(prompt_once() for _ in range(runs))
     first, later, worst = completion_times(runs)
@@ -113,6 +114,7 @@ def main() -> None:
     print(f"completion on 500 tables, first Tab:                   {first * 1000:6.1f} ms  (target ≤ 50)")
     print(f"completion on 500 tables, later (median / worst):      {later * 1000:6.1f} / {worst * 1000:.1f} ms")
     print(f"(medians of {runs} runs; command: {' '.join(command())})")
+    print(reference_speed())
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import _support  # noqa: F401  (must precede the partiql import)
+from _support import reference_speed  # (must precede the partiql import)
 import partiql
 from partiql.engine import Engine
 
@@ -171,6 +171,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
+        print(reference_speed())
         print(f"single-item writes ({args.writes:,} per run, median of {args.runs})")
         _print(writes(folder, args.writes, args.runs))
         sources = write_sources(folder, args.items)
@@ -179,6 +180,7 @@ def main() -> None:
         _print([("open the database", opening(folder / "big.db", args.runs), "s")])
         _print(reads(folder / "big.db", args.items, args.runs))
         print(f"  (file: {os.path.getsize(folder / 'big.db') / 1e6:,.1f} MB)")
+        print(reference_speed())
 
 
 def _print(rows: list) -> None:
