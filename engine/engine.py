@@ -204,7 +204,8 @@ class Engine:
         if action.condition is None:
             return
         if not matches(action.condition, old.item if old is not None else {}):
-            item = old.item if (action.return_old_on_failure and old is not None) else None
+            # the caller's copy: it reaches single writes, transactions' reasons and PartiQL alike
+            item = old.copy() if (action.return_old_on_failure and old is not None) else None
             raise ConditionalCheckFailedException(CONDITION_FAILED, item=item)
 
     # ------------------------------------------------------------ transactions

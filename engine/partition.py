@@ -33,7 +33,14 @@ from .types import copy_value, shallow_containers
 class Record:
     """A stored item (or index entry), its size in bytes, and how to copy it:
     ``shallow`` names its map and list attributes when each holds scalars
-    only, and is None when one nests deeper (see ``copies``)."""
+    only, and is None when one nests deeper (see ``copies``).
+
+    A Record and everything in its item are never changed once built: a
+    write stores a new Record, and the update expression copies what it
+    writes into. That keeps ``shallow`` true, lets readers use records after
+    the engine lock is released, and is why every item handed to a caller
+    must be a copy (``copies``, ``copy``).
+    """
 
     __slots__ = ("item", "size", "shallow")
 

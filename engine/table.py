@@ -57,7 +57,7 @@ class Mutation:
 class Page:
     """One page of a Query or Scan."""
 
-    records: list  # matching entries (stored: hand out ``record.copy()``)
+    records: list  # matching entries (stored: hand out ``partition.copies(records)``)
     scanned: int
     last_key: dict | None
     consumed: Consumed

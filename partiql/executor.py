@@ -360,8 +360,8 @@ class Executor:
 
     @staticmethod
     def write_op(template, action: WriteAction):
-        if action.kind == "Put":
-            return p.PutItem(action.table, action.item, action.condition)
+        if action.kind == "Put":  # (a copy: the action's item is the one stored)
+            return p.PutItem(action.table, copy_value(action.item), action.condition)
         key = dict(zip(template.key.names, action.key))
         returning = getattr(template, "returning", None)
         return_values = "NONE" if returning is None else f"{returning[0]}_{returning[1]}".replace(

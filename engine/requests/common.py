@@ -95,14 +95,14 @@ def projection_paths(request: dict):
     return paths if paths is not None else attributes_to_get(request)
 
 
-def shaped(record, paths) -> dict:
-    """A copy of a stored record's item for a response, projected to ``paths`` (None: whole)."""
-    return record.copy() if paths is None else project(record.item, paths)
-
-
 def shaped_all(records, paths) -> list[dict]:
-    """``shaped`` for each of a page's records."""
+    """Copies of stored records' items for a response, projected to ``paths`` (None: whole)."""
     return copies(records) if paths is None else [project(record.item, paths) for record in records]
+
+
+def shaped(record, paths) -> dict:
+    """``shaped_all`` of one record."""
+    return shaped_all((record,), paths)[0]
 
 
 def return_capacity(response: dict, consumed, request: dict) -> dict:

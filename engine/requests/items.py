@@ -9,7 +9,7 @@ the write itself.
 from __future__ import annotations
 
 from ..engine import Engine, WriteAction
-from ..errors import ConditionalCheckFailedException, ValidationException
+from ..errors import ValidationException
 from ..expressions.update import updated_values
 from ..keys import key_from_item, key_from_request
 from ..types import copy_value
@@ -44,12 +44,7 @@ def _return_old_on_failure(request: dict) -> bool:
 
 
 def _write(engine: Engine, action: WriteAction, request: dict):
-    try:
-        return engine.write(action, metrics=request.get("ReturnItemCollectionMetrics") == "SIZE")
-    except ConditionalCheckFailedException as error:
-        if error.item is not None:
-            error.item = copy_value(error.item)
-        raise
+    return engine.write(action, metrics=request.get("ReturnItemCollectionMetrics") == "SIZE")
 
 
 def _respond(request: dict, result, attributes: dict | None) -> dict:

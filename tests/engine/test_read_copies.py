@@ -1,9 +1,11 @@
 """Every item a response hands out is the caller's own: changing it, or the maps and
 lists inside it, never reaches the stored item (DynamoDB returns fresh data).
 
-One row per way an item leaves the engine, for a stored item whose lists and maps
-nest (copied recursively) and one whose lists and maps hold scalars only (copied one
-level deep); each returned item is changed at every level, then the table is read again.
+One row per way an item leaves the engine with the item still stored (so DeleteItem's
+ALL_OLD, whose item is gone, has none), for stored items whose lists and maps hold
+scalars only (copied one level deep) and ones that nest in a list, in a map or both
+(copied recursively); each returned item is changed at every level, then the table is
+read again.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from decimal import Decimal
 import pytest
 
 from partiql.engine import Engine
+from partiql.engine.errors import ConditionalCheckFailedException, TransactionCanceledException
 
 from ..mutations import vandalise
 from .helpers import create, key_schema, snapshot
@@ -20,6 +23,8 @@ from .helpers import create, key_schema, snapshot
 KEY = {"pk": "a", "sk": "1"}
 STORED_ITEMS = {
     "nested": {**KEY, "lsk": "x", "g": "y", "n": Decimal(1), "tags": ["t1", ["deep"]], "doc": {"m": {"k": "v"}}},
+    "nested in a list": {**KEY, "lsk": "x", "g": "y", "n": Decimal(1), "tags": ["t1", {"k": "v"}], "doc": {"k": "v"}},
+    "nested in a map": {**KEY, "lsk": "x", "g": "y", "n": Decimal(1), "tags": ["t1"], "doc": {"l": ["x"]}},
     "shallow": {**KEY, "lsk": "x", "g": "y", "n": Decimal(1), "tags": ["t1", "t2"], "doc": {"k": "v"}},
 }
 ALL = {"ProjectionType": "ALL"}
@@ -59,12 +64,30 @@ READS = [
     ("BatchGetItem", lambda db: db.batch_get_item(RequestItems={"Tbl": {"Keys": [KEY]}})["Responses"]["Tbl"]),
     ("TransactGetItems", lambda db: [db.transact_get_items(TransactItems=[{"Get": {"TableName": "Tbl", "Key": KEY}}])
                                      ["Responses"][0]["Item"]]),
-    ("PutItem ALL_OLD", lambda db: [db.put_item(TableName="Tbl", Item=db.get_item(TableName="Tbl", Key=KEY)["Item"],
-                                                ReturnValues="ALL_OLD")["Attributes"]]),
-    ("UpdateItem ALL_NEW", lambda db: [db.update_item(TableName="Tbl", Key=KEY, UpdateExpression="SET n = :n",
-                                                      ExpressionAttributeValues={":n": 1},
-                                                      ReturnValues="ALL_NEW")["Attributes"]]),
+    # why ALL_OLD of an update: the new item shares the containers the update did not write
+    ("UpdateItem ALL_OLD", lambda db: [_update(db, "SET n = :n", "ALL_OLD")]),
+    ("UpdateItem ALL_NEW", lambda db: [_update(db, "SET n = :n", "ALL_NEW")]),
+    ("UpdateItem UPDATED_NEW", lambda db: [_update(db, "SET tags = tags, doc = doc", "UPDATED_NEW")]),
+    ("failed condition's item", lambda db: [_raised(ConditionalCheckFailedException, lambda: db.put_item(
+        TableName="Tbl", Item={**KEY}, ConditionExpression="n = :z", ExpressionAttributeValues={":z": 0},
+        ReturnValuesOnConditionCheckFailure="ALL_OLD")).item]),
+    ("cancelled transaction's item", lambda db: [_raised(TransactionCanceledException, lambda: db.transact_write_items(
+        TransactItems=[{"ConditionCheck": {"TableName": "Tbl", "Key": KEY, "ConditionExpression": "n = :z",
+                                           "ExpressionAttributeValues": {":z": 0},
+                                           "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}])).reasons[0].item]),
 ]
+
+
+def _update(db, expression: str, return_values: str) -> dict:
+    values = {":n": 1} if ":n" in expression else {}
+    return db.update_item(TableName="Tbl", Key=KEY, UpdateExpression=expression, ReturnValues=return_values,
+                          **({"ExpressionAttributeValues": values} if values else {}))["Attributes"]
+
+
+def _raised(kind, call) -> Exception:
+    with pytest.raises(kind) as failure:
+        call()
+    return failure.value
 
 
 @pytest.mark.parametrize("read", [row[1] for row in READS], ids=[row[0] for row in READS])
