@@ -92,11 +92,6 @@ def long(*, required=False, min=None, max=None) -> dict:  # noqa: A002
     return _shape("Long", required=required, min=min, max=max)
 
 
-def double(*, required=False, min=None, max=None) -> dict:  # noqa: A002
-    """A Double member."""
-    return _shape("Double", required=required, min=min, max=max)
-
-
 def boolean(*, required=False) -> dict:
     """A Boolean member."""
     return _shape("Boolean", required=required)

@@ -328,11 +328,6 @@ class Table:
         key = self.spec.key
         return self.get(entry[key.hash_name], entry.get(key.range_name) if key.range_name else None)
 
-    def base_item(self, entry: dict) -> tuple[dict, int]:
-        """The table item behind an index entry (LSI reach-back) and its size."""
-        record = self._base_record(entry)
-        return record.item, record.size
-
     # -------------------------------------------------------------- stats
     @property
     def item_count(self) -> int:

@@ -82,7 +82,7 @@ def table_already_exists(name: str) -> ResourceInUseException:
 # ======================================================================= shapes
 # Member order is the server's where dynalite records it (it orders the envelope).
 
-_ATTRIBUTE_NAME = string(required=True, min_len=1, max_len=255)
+_ATTRIBUTE_NAME = string(required=True, min_len=1, max_len=limits.MAX_KEY_ATTRIBUTE_NAME_BYTES)
 KEY_SCHEMA = list_of(structure({
     "AttributeName": _ATTRIBUTE_NAME,
     "KeyType": string(required=True, enum=KEY_TYPE),

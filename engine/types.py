@@ -36,7 +36,6 @@ ZERO = Decimal(0)
 
 _NUMBER_SYNTAX = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
 
-SCALAR_TYPES = ("S", "N", "B")
 SET_TYPES = {"S": "SS", "N": "NS", "B": "BS"}
 ALL_TYPES = ("S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS")
 

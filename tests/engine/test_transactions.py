@@ -8,10 +8,12 @@ and in every failing case an engine exactly as before.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from partiql.engine import Engine, limits
-from partiql.engine.errors import DynamoDBError
+from partiql.engine.errors import DynamoDBError, ValidationException
 
 from .helpers import create, key_schema, reasons, snapshot
 
@@ -238,3 +240,37 @@ def test_rejected_transact_gets(db, items, code, message):
     with pytest.raises(DynamoDBError) as caught:
         db.transact_get_items(TransactItems=items)
     assert (caught.value.code, caught.value.message) == (code, message)
+
+
+# The 4 MB limit is on the request as sent (item-api §5.15), not on the items it touches.
+BIG = "x" * 390_000  # 11 of these exceed 4 MB, 10 do not; each is a valid item below 400 KB
+
+
+def _wire_size(items: list) -> int:
+    """The request as an SDK sends it, built by hand: compact JSON, type-tagged values."""
+    wire = {"TransactItems": [{"Put": {"TableName": "Accounts",
+                                       "Item": {"pk": {"S": body["Put"]["Item"]["pk"]}, "v": {"S": BIG}}}}
+                              for body in items]}
+    return len(json.dumps(wire, separators=(",", ":")).encode("utf-8"))
+
+
+def test_a_transaction_over_4_mb_is_rejected_with_its_size(db):
+    items = [put(f"big{i}", item={"v": BIG}) for i in range(11)]
+    before = snapshot(db)
+    with pytest.raises(ValidationException) as caught:
+        db.transact_write_items(TransactItems=items)
+    assert caught.value.message == f"Transaction payload size cannot exceed 4MB. Payload Size: {_wire_size(items)}"
+    assert snapshot(db) == before
+
+
+def test_expression_values_count_toward_the_payload(db):
+    items = [update(f"big{i}", "SET v = :v", {":v": BIG}) for i in range(11)]
+    with pytest.raises(ValidationException, match="Transaction payload size cannot exceed 4MB"):
+        db.transact_write_items(TransactItems=items)
+
+
+def test_the_payload_limit_is_on_the_request_not_the_items_touched(db):
+    db.transact_write_items(TransactItems=[put(f"big{i}", item={"v": BIG}) for i in range(10)])  # 3.9 MB: allowed
+    db.transact_write_items(TransactItems=[put(f"big{i}", item={"v": BIG}) for i in range(10, 12)])
+    db.transact_write_items(TransactItems=[delete(f"big{i}") for i in range(12)])  # touches 4.7 MB of items
+    assert all("Item" not in db.get_item(TableName="Accounts", Key={"pk": f"big{i}"}) for i in range(12))
