@@ -14,6 +14,7 @@ from partiql.engine.engine import WriteAction
 from partiql.engine.errors import (CancellationReason, DynamoDBError, ResourceNotFoundException,
                                    TransactionCanceledException, ValidationException, reason_code)
 from partiql.engine.requests import OPERATIONS
+from partiql.engine.requests.payload import check_transaction
 
 from . import ast
 from . import plan as p
@@ -37,6 +38,13 @@ SAME_ITEM_IN_TRANSACTION = "Transaction request cannot include multiple operatio
 MISSING_TABLE = ""  # no table has an empty name: the engine reports ResourceNotFound for it
 SCAN_DENIED = ("Full table scans are refused by this connection's scan policy (deny): {}. Pin the "
                "partition key with an equality in WHERE, or set scan_policy to 'warn' or 'allow'")
+
+
+def _check_payload(statements) -> None:
+    """ExecuteTransaction's 4 MB request limit, as TransactWriteItems' (spec §7)."""
+    check_transaction({"TransactStatements": [{"Statement": text, "Parameters": params}
+                                              for text, params in statements]})
+
 
 def _check_length(member: str, value, maximum: int) -> None:
     """DynamoDB's member-length constraint (1..maximum), with its message (a string value is quoted)."""
@@ -213,6 +221,7 @@ class StatementRunner:
     def transaction(self, statements, token=None, return_old=()) -> list[Result]:
         """ExecuteTransaction: all reads or all writes, atomically."""
         _check_length("transactStatements", statements, MAX_TRANSACTION)
+        _check_payload(statements)
         templates = [self._transaction_plan(i, text, params) for i, (text, params) in enumerate(statements)]
         reads = [isinstance(parse_dml(text), ast.Select) for text, _ in statements]
         if any(reads) and not all(reads):

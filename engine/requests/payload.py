@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import json
 
+from .. import limits
+from ..errors import ValidationException
 from ..types import to_wire
 from .convert import convert
+
+TRANSACTION_TOO_LARGE = "Transaction payload size cannot exceed 4MB. Payload Size: {}"
 
 # why: a request's wire JSON is at most a few times its Python repr (type tags
 # around short values, several UTF-8 bytes for a character repr shows as one),
@@ -32,3 +36,10 @@ def oversized(request: dict, limit: int) -> int | None:
         return None
     size = payload_bytes(request)
     return size if size > limit else None
+
+
+def check_transaction(request: dict) -> None:
+    """A transaction's request (TransactWriteItems, ExecuteTransaction) is at most 4 MB."""
+    size = oversized(request, limits.TRANSACT_MAX_PAYLOAD)
+    if size is not None:
+        raise ValidationException(TRANSACTION_TOO_LARGE.format(size))

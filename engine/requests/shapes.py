@@ -28,7 +28,7 @@ from ..errors import SerializationException, ValidationException
 from ..expressions.model import Path
 from ..table_requests import resolve_table_name
 from ..types import item_size, utf8_len
-from .payload import oversized
+from .payload import check_transaction
 
 INVALID = "One or more parameter values were invalid: "
 ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
@@ -266,9 +266,7 @@ def _transact_write(request: dict) -> None:
         if kinds[0] == "Put":
             check_item(body["Item"])
         _expression_names(body)
-    size = oversized(request, limits.TRANSACT_MAX_PAYLOAD)
-    if size is not None:
-        raise ValidationException(f"Transaction payload size cannot exceed 4MB. Payload Size: {size}")
+    check_transaction(request)
 
 
 def _transact_get(request: dict) -> None:
