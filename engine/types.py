@@ -259,7 +259,13 @@ def shallow_containers(item: dict) -> tuple | None:
         value = item[name]
         if not _MUTABLE_TYPES.isdisjoint(map(type, value.values() if type(value) is dict else value)):
             return None
-    return names
+    # why shared: items of one shape then hold one tuple, not one each (a read
+    # that copies a record touches it, and a cold tuple is a cache miss per item)
+    return _SHAPES.setdefault(names, names) if len(_SHAPES) < _MAX_SHAPES else names
+
+
+_SHAPES: dict = {}
+_MAX_SHAPES = 4096
 
 
 # ------------------------------------------------------------- Python boundary
