@@ -321,8 +321,8 @@ class Engine:
     def query_page(self, table_name: str, index_name: str | None, hash_value, sort_condition=None, *,
               forward: bool = True, start_key: dict | None = None, limit: int | None = None,
               consistent: bool = False, matches_fn=None, reach_back: bool = False,
-              max_bytes: int | None = None) -> Page:
-        """One page of a Query; ``sort_condition`` is (op, value[, value2])."""
+              max_bytes: int | None = None, emit=None) -> Page:
+        """One page of a Query; ``sort_condition`` is (op, value[, value2]); ``emit`` as in ``read_page``."""
         with self.lock:
             table = self.table(table_name)
             index = self._index(table, index_name)
@@ -330,12 +330,12 @@ class Engine:
             entries = self._key_range(table, index, store, space, hash_value, sort_condition,
                                       forward, start_key)
             return table.read_page(index, entries, limit=limit, consistent=consistent,
-                                   matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes)
+                                   matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
 
     def scan_page(self, table_name: str, index_name: str | None = None, *, start_key: dict | None = None,
              limit: int | None = None, consistent: bool = False, matches_fn=None,
              segment: int = 0, total_segments: int = 1, reach_back: bool = False,
-             max_bytes: int | None = None) -> Page:
+             max_bytes: int | None = None, emit=None) -> Page:
         """One page of a Scan (of a segment of the hash space, for parallel scans)."""
         with self.lock:
             table = self.table(table_name)
@@ -345,7 +345,7 @@ class Engine:
             after = table.position(index, start_key) if start_key else None
             entries = store.scan(space, after, lo, hi)
             return table.read_page(index, entries, limit=limit, consistent=consistent,
-                                   matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes)
+                                   matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
 
     @staticmethod
     def _index(table: Table, index_name: str | None) -> IndexSpec | None:

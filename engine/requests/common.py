@@ -12,7 +12,7 @@ from ..errors import ValidationException
 from ..expressions.projection import project
 from ..expressions.parser import (ExpressionContext, parse_condition, parse_key_condition,
                                   parse_projection, parse_update)
-from ..partition import copies
+from ..partition import copy_of
 from .shapes import attributes_to_get
 
 ENVELOPE_PREFIX = "1 validation error detected: "
@@ -95,14 +95,16 @@ def projection_paths(request: dict):
     return paths if paths is not None else attributes_to_get(request)
 
 
-def shaped_all(records, paths) -> list[dict]:
-    """Copies of stored records' items for a response, projected to ``paths`` (None: whole)."""
-    return copies(records) if paths is None else [project(record.item, paths) for record in records]
+def shaper(paths):
+    """record -> a copy of its item for a response, projected to ``paths`` (None: whole)."""
+    if paths is None:
+        return copy_of
+    return lambda record: project(record.item, paths)
 
 
 def shaped(record, paths) -> dict:
-    """``shaped_all`` of one record."""
-    return shaped_all((record,), paths)[0]
+    """One stored record's item for a response (see ``shaper``)."""
+    return shaper(paths)(record)
 
 
 def return_capacity(response: dict, consumed, request: dict) -> dict:

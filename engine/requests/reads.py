@@ -10,7 +10,7 @@ from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
 from ..types import comparable, copy_value, type_of
 from . import legacy, shapes
-from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaped_all, table_name
+from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaper, table_name
 
 START_KEY_INVALID = "The provided starting key is invalid"
 
@@ -205,10 +205,15 @@ def _check_scan_start(table, index, start: dict, segment: int, total: int) -> No
             f"Segment. TotalSegments: {total} Segment: {segment}")
 
 
+def _emit(request: dict, paths):
+    """What a page keeps of each matching record: nothing to copy for Select COUNT."""
+    return None if request.get("Select") == "COUNT" else shaper(paths)
+
+
 def _respond(request: dict, page, paths, table, index) -> dict:
     response = {"Count": len(page.records), "ScannedCount": page.scanned}
     if request.get("Select") != "COUNT":
-        response["Items"] = shaped_all(page.records, paths)
+        response["Items"] = page.records  # shaped as they were read (``_emit``)
     if page.last_key is not None:
         response["LastEvaluatedKey"] = copy_value(page.last_key)
     return return_capacity(response, page.consumed, request)
@@ -241,7 +246,7 @@ def query(engine: Engine, request: dict) -> dict:
                         start_key=start, limit=request.get("Limit"),
                         consistent=bool(request.get("ConsistentRead")),
                         matches_fn=compile_condition(filter_) if filter_ is not None else None,
-                        reach_back=_reach_back(table, index, paths, request, filter_))
+                        reach_back=_reach_back(table, index, paths, request, filter_), emit=_emit(request, paths))
     return _respond(request, page, paths, table, index)
 
 
@@ -265,7 +270,7 @@ def scan(engine: Engine, request: dict) -> dict:
                        limit=request.get("Limit"), consistent=bool(request.get("ConsistentRead")),
                        matches_fn=compile_condition(filter_) if filter_ is not None else None,
                        segment=segment, total_segments=total,
-                       reach_back=_reach_back(table, index, paths, request, filter_))
+                       reach_back=_reach_back(table, index, paths, request, filter_), emit=_emit(request, paths))
     return _respond(request, page, paths, table, index)
 
 
