@@ -73,11 +73,6 @@ def copy_of(record: Record) -> dict:
     return item
 
 
-def copies(records) -> list[dict]:
-    """``copy_of`` each record."""
-    return list(map(copy_of, records))
-
-
 MAIN = None  # the main space: the table's items, or a GSI's entries
 
 _cell_key = itemgetter(0)

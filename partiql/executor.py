@@ -23,7 +23,7 @@ from partiql.engine.expressions import model as m
 from partiql.engine.expressions.evaluate import compile_condition, matches, resolve
 from partiql.engine.expressions.update import updated_values
 from partiql.engine.keys import check_key_sizes, check_not_empty
-from partiql.engine.partition import copies
+from partiql.engine.partition import copy_of
 from partiql.engine.types import (MISSING, copy_value, from_wire, nesting_problem, to_wire,
                                   values_equal)
 
@@ -105,14 +105,20 @@ def _key_test(function: str, hash_name: str) -> m.Call:
 
 def project(item: dict, projection) -> dict:
     """PartiQL's projection: each path under its flattened name; {} when none exists."""
-    if projection is None:
-        return copy_value(item)
     out = {}
     for name, path in projection:
         value = resolve(item, path)
         if value is not MISSING:
             out[name] = copy_value(value)
     return out
+
+
+def shaper(projection):
+    """stored record -> a result item: a copy of the whole item (``SELECT *``, projection None)
+    or its projection. Reads pass it to the engine, which shapes each item as it is read."""
+    if projection is None:
+        return copy_of
+    return lambda record: project(record.item, projection)
 
 
 MULTI_HASH_ORDER = ("Must have hash key in ORDER BY clause when more than one hash key condition specified in "
@@ -207,16 +213,16 @@ class Executor:
                consistent=False) -> Result:
         ops, scan = self.select_ops(template, params, consistent)
         start_read, start_key = (0, None) if next_token is None else read_token(next_token, statement, params)
-        records, units, scanned, evaluated_bytes = [], [], 0, 0
+        items, units, scanned, evaluated_bytes = [], [], 0, 0
         remaining = limit
         token = None
         for position in range(start_read, len(ops)):
             op = ops[position]
-            page_records, page_scanned, last_key, consumed, page_bytes = self._run_read(
+            page_items, page_scanned, last_key, consumed, page_bytes = self._run_read(
                 template, op, start_key if position == start_read else None, remaining, len(ops) > 1,
                 self.page_bytes - evaluated_bytes)
             start_key = None
-            records.extend(page_records)
+            items.extend(page_items)
             scanned += page_scanned
             units.append(consumed)
             evaluated_bytes += page_bytes
@@ -229,17 +235,16 @@ class Executor:
             if more and ((remaining is not None and remaining <= 0) or evaluated_bytes >= self.page_bytes):
                 token = make_token(statement, params, position + 1, None)
                 break
-        projected = (copies(records) if template.projection is None
-                     else [project(record.item, template.projection) for record in records])
         summary = self.summary(template, ops, scan)
-        return Result(projected, len(projected), scanned, token, _consumed(units), summary)
+        return Result(items, len(items), scanned, token, _consumed(units), summary)
 
     def _run_read(self, template: SelectTemplate, op, start_key, limit, sized: bool = False,
                   max_bytes: int | None = None):
-        """One read: (records, scanned, last key, capacity, evaluated bytes; a point read's only if ``sized``).
+        """One read: (result items, scanned, last key, capacity, evaluated bytes; a point read's only if ``sized``).
 
         ``max_bytes`` is what is left of the page's 1 MB after earlier decomposed reads.
         """
+        shape = shaper(template.projection)
         if isinstance(op, p.GetItem):
             table_key = template.table_key
             key = (op.key[table_key.hash_name], op.key.get(table_key.range_name))
@@ -248,16 +253,17 @@ class Executor:
             if record is not None and op.filter is not None and not matches(op.filter, record.item):
                 record = None
             # INF: a point read counts as one evaluated item toward Limit, found or not.
-            return ([record] if record is not None else []), 1, None, consumed, size
+            return ([shape(record)] if record is not None else []), 1, None, consumed, size
         fn = compile_condition(op.filter) if op.filter is not None else None
         if isinstance(op, p.Query):
             page = self.engine.query_page(op.table, op.index, op.hash_value, op.sort, forward=op.forward,
                                      start_key=start_key, limit=limit, consistent=op.consistent,
-                                     matches_fn=fn, reach_back=template.reach_back, max_bytes=max_bytes)
+                                     matches_fn=fn, reach_back=template.reach_back, max_bytes=max_bytes,
+                                     emit=shape)
         else:
             page = self.engine.scan_page(op.table, op.index, start_key=start_key, limit=limit,
                                     consistent=op.consistent, matches_fn=fn, reach_back=template.reach_back,
-                                    max_bytes=max_bytes)
+                                    max_bytes=max_bytes, emit=shape)
         return page.records, page.scanned, page.last_key, page.consumed, page.evaluated_bytes
 
     def summary(self, template, ops, scan: bool) -> PlanSummary:

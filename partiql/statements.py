@@ -19,7 +19,7 @@ from partiql.engine.requests.payload import check_transaction
 from . import ast
 from . import plan as p
 from .errors import ScanRefused
-from .executor import Executor, project
+from .executor import Executor, shaper
 from .parser import parse, parse_dml
 from .planner import (NO_KEY, ExistsTemplate, ExplainTemplate, InsertTemplate, SelectTemplate, TableTemplate,
                       WriteTemplate, plan)
@@ -265,7 +265,7 @@ class StatementRunner:
         records, consumed = self.engine.transact_get(reads)
         results = []
         for template, record, units in zip(templates, records, consumed):
-            found = [] if record is None else [project(record.item, template.projection)]
+            found = [] if record is None else [shaper(template.projection)(record)]
             results.append(Result(found, len(found), 1, None, ConsumedCapacity.of([units]),
                                   PlanSummary("GetItem", template.table)))
         return results
