@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import chain
-from operator import itemgetter
+from operator import attrgetter
 
 from sortedcontainers import SortedKeyList
 
@@ -33,21 +33,32 @@ from .types import copy_value, shallow_containers
 class Record:
     """A stored item (or index entry), its size in bytes, and how to copy it:
     ``shallow`` names its map and list attributes when each holds scalars
-    only, and is None when one nests deeper (see ``copy_of``).
+    only, and is None when one nests deeper (see ``copy_of``). ``key`` is
+    where a space stores it (set by ``Space.put``).
 
-    A Record and everything in its item are never changed once built: a
-    write stores a new Record, and the update expression copies what it
-    writes into. That keeps ``shallow`` true, lets readers use records after
-    the engine lock is released, and is why every item handed to a caller
-    must be a copy (``copy_of``).
+    An item dict is never changed once built: a write builds a new one, and
+    the update expression copies what it writes into. A stored Record is
+    the slot of its key: an overwrite puts the new item, size and shallow
+    into it, under the engine lock, so it keeps its place in key order. So
+    nothing that outlives the lock may hold a stored Record: point lookups
+    hand out a snapshot (``alias``), reads a copy of the item (``copy_of``),
+    which every item handed to a caller must be anyway.
     """
 
-    __slots__ = ("item", "size", "shallow")
+    __slots__ = ("item", "size", "shallow", "key")
 
     def __init__(self, item: dict, size: int):
         self.item = item
         self.size = size
         self.shallow = shallow_containers(item)
+        self.key = None
+
+    def alias(self) -> Record:
+        """A record of the same item, stored nowhere yet: a snapshot of a stored
+        record, or the entry of an index projecting ALL."""
+        alias = Record.__new__(Record)
+        alias.item, alias.size, alias.shallow, alias.key = self.item, self.size, self.shallow, None
+        return alias
 
     def copy(self) -> dict:
         """A copy of the item that shares nothing mutable with the store."""
@@ -75,53 +86,56 @@ def copy_of(record: Record) -> dict:
 
 MAIN = None  # the main space: the table's items, or a GSI's entries
 
-_cell_key = itemgetter(0)
-_cell_record = itemgetter(1)
+_record_key = attrgetter("key")
 
 
 class Space:
     """One space of a partition: its records by key, and in key order.
 
-    Each entry is a cell ``[key, record]`` reachable both ways. why: a point
-    read finds its record by hash, but a range read that looked every key up
-    again would hash each key's parts, a cache miss apiece on a large table
-    (measured on 100k items: ~780 ns per entry against ~80 ns walking cells).
+    The same Record objects sit in both: a point read finds its record by
+    hash, a range read walks the ordered records without looking any key up.
+    why records and no (key, record) cells: on a large table every object a
+    range read touches is a cache miss, and a cell is one more per entry
+    (bench/engine.py, 100k items: Scan ~30 % faster without). An overwrite changes the
+    stored record in place (see ``Record``): replacing it in the ordered
+    list would search that list, again a cache miss per probe.
     """
 
-    __slots__ = ("cells", "ordered")
+    __slots__ = ("by_key", "ordered")
 
     def __init__(self):
-        self.cells: dict = {}
-        self.ordered = SortedKeyList(key=_cell_key)
+        self.by_key: dict = {}
+        self.ordered = SortedKeyList(key=_record_key)
 
     def get(self, key) -> Record | None:
-        cell = self.cells.get(key)
-        return None if cell is None else cell[1]
+        """The stored record (the caller holds the lock; hand out ``alias()``)."""
+        return self.by_key.get(key)
 
     def put(self, key, record: Record) -> Record | None:
-        """Store ``record`` under ``key``; the record it replaced, or None."""
-        cell = self.cells.get(key)
-        if cell is None:
-            cell = self.cells[key] = [key, record]
-            self.ordered.add(cell)
+        """Store ``record``'s item under ``key``; a snapshot of what it replaced, or None."""
+        stored = self.by_key.get(key)
+        if stored is None:
+            record.key = key
+            self.by_key[key] = record
+            self.ordered.add(record)
             return None
-        old, cell[1] = cell[1], record
+        old = stored.alias()
+        stored.item, stored.size, stored.shallow = record.item, record.size, record.shallow
         return old
 
     def pop(self, key) -> Record | None:
         """Remove ``key``'s record and return it (None when absent)."""
-        cell = self.cells.pop(key, None)
-        if cell is None:
-            return None
-        self.ordered.remove(cell)
-        return cell[1]
+        record = self.by_key.pop(key, None)
+        if record is not None:
+            self.ordered.remove(record)
+        return record
 
     def records(self, minimum=None, maximum=None, inclusive=(True, True), reverse: bool = False):
         """Records whose keys lie between the bounds, in key order."""
-        return map(_cell_record, self.ordered.irange_key(minimum, maximum, inclusive, reverse))
+        return self.ordered.irange_key(minimum, maximum, inclusive, reverse)
 
-    def cells_from(self, minimum) -> list:
-        """[key, record] cells from ``minimum`` on, in key order."""
+    def records_from(self, minimum) -> list:
+        """Records from the key ``minimum`` on, in key order."""
         return list(self.ordered.irange_key(minimum))
 
 
@@ -185,8 +199,10 @@ class Store:
         return self.partitions[bisect_right(self._starts, h) - 1]
 
     # -------------------------------------------------------------- reads
-    def get(self, space, h: int, pk, sort: tuple | None):
-        return self.partition_for(h).spaces[space].get(_key(h, pk, sort))
+    def get(self, space, h: int, pk, sort: tuple | None) -> Record | None:
+        """A snapshot of the record stored at (h, pk, sort), or None."""
+        record = self.partition_for(h).spaces[space].get(_key(h, pk, sort))
+        return None if record is None else record.alias()
 
     def collection(self, space, h: int, pk, low=None, high=None, reverse: bool = False):
         """One partition-key value's records, in sort order.
@@ -250,17 +266,19 @@ class Store:
     def _split(self, partition: Partition) -> None:
         # Split where the bytes halve; a single partition-key value cannot be split.
         half, running, previous = partition.bytes / 2, 0, None
-        for key, record in partition.spaces[MAIN].cells_from(None):
-            if running >= half and previous is not None and key[0] != previous:
-                self._split_at(partition, key[0])
+        for record in partition.spaces[MAIN].records_from(None):
+            h = record.key[0]
+            if running >= half and previous is not None and h != previous:
+                self._split_at(partition, h)
                 return
             running += record.size
-            previous = key[0]
+            previous = h
 
     def _split_at(self, partition: Partition, middle: int) -> None:
         upper = Partition(middle, partition.hi, self.grouped)
         for name, slots in partition.spaces.items():
-            for key, record in slots.cells_from((middle,)):
+            for record in slots.records_from((middle,)):
+                key = record.key
                 slots.pop(key)
                 upper.spaces[name].put(key, record)
                 partition.counts[name] -= 1

@@ -57,7 +57,7 @@ class Mutation:
 class Page:
     """One page of a Query or Scan."""
 
-    records: list  # matching entries as ``emit`` made them (stored Records by default: hand out copies)
+    records: list  # matching entries as ``emit`` made them (snapshot Records by default)
     scanned: int
     last_key: dict | None
     consumed: Consumed
@@ -190,7 +190,7 @@ class Table:
             sort = tuple(item[name] for name in (key.range_name, *table_key.names) if name is not None)
         names = index.projected_names(table_key)
         if names is None:
-            projected = record
+            projected = record.alias()
         else:
             projected_item = {name: value for name, value in item.items() if name in names}
             projected = Record(projected_item, item_size(projected_item))
@@ -247,9 +247,9 @@ class Table:
 
     def _apply_index_change(self, change: IndexChange) -> None:
         store, space = self._index_store(change.index)
-        if change.old is not None:
+        if change.old is not None and (change.new is None or change.old[:3] != change.new[:3]):
             h, pk, sort, _ = change.old
-            store.remove(space, h, pk, sort)
+            store.remove(space, h, pk, sort)  # an entry that keeps its key is overwritten in place
         if change.new is not None:
             h, pk, sort, record = change.new
             store.put(space, h, pk, sort, record)
@@ -299,7 +299,7 @@ class Table:
         rounded once, to the table or to the index read. ``max_bytes`` is what
         is left of the page when earlier reads of one statement (PartiQL's
         decomposed reads) already evaluated part of it. ``emit`` turns each
-        matching record into what the page holds (default: the record itself);
+        matching record into what the page holds (default: a snapshot, ``alias``);
         why here: a response copy made as the filter accepts an item finds it
         still in cache, where a second pass over a 1,000-item page misses again.
         """
@@ -315,7 +315,7 @@ class Table:
                 found = self._base_record(record.item)
                 base_units += read_units(found.size, consistent)
             if matches is None or matches(found.item):
-                out.append(found if emit is None else emit(found))
+                out.append(found.alias() if emit is None else emit(found))
             if (limit is not None and scanned >= limit) or evaluated >= page_bytes:
                 last = self.read_key(index, record.item)
                 break

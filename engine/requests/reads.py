@@ -207,7 +207,12 @@ def _check_scan_start(table, index, start: dict, segment: int, total: int) -> No
 
 def _emit(request: dict, paths):
     """What a page keeps of each matching record: nothing to copy for Select COUNT."""
-    return None if request.get("Select") == "COUNT" else shaper(paths)
+    return _counted if request.get("Select") == "COUNT" else shaper(paths)
+
+
+def _counted(record) -> None:
+    """Select COUNT keeps no more of a matching record than that it matched."""
+    return None
 
 
 def _respond(request: dict, page, paths, table, index) -> dict:

@@ -129,3 +129,26 @@ def test_remove_keeps_accounting():
     assert store.remove(MAIN, key_hash("p"), "p", (Decimal(1),)).size == 7
     assert store.bytes == 0 and store.items == 0
     assert list(store.collection(MAIN, key_hash("p"), "p")) == []
+
+
+def test_an_overwrite_keeps_one_entry_in_its_place_and_returns_the_old_one():
+    store = Store(1, {MAIN: True})
+    for sk in (Decimal(3), Decimal(1), Decimal(2)):
+        _put(store, "p", (sk,), size=10)
+    h = key_hash("p")
+    before = store.get(MAIN, h, "p", (Decimal(2),))
+    replaced = store.put(MAIN, h, "p", (Decimal(2),), Record({"pk": "p", "sort": "new"}, 25))
+    assert replaced.item == {"pk": "p", "sort": (Decimal(2),)} and replaced.size == 10
+    assert [r.item["sort"] for r in store.collection(MAIN, h, "p")] == [(Decimal(1),), "new", (Decimal(3),)]
+    assert store.items == 3 and store.bytes == 45
+    # what a lookup handed out before the overwrite is a snapshot: it still shows the old item
+    assert before.item == {"pk": "p", "sort": (Decimal(2),)} and before.size == 10
+
+
+def test_a_lookup_is_a_snapshot_even_of_an_item_overwritten_later():
+    store = Store(1, {MAIN: False})
+    _put(store, "k", size=10)
+    snapshot = store.get(MAIN, key_hash("k"), "k", None)
+    _put(store, "k", size=99)
+    assert snapshot.size == 10
+    assert store.get(MAIN, key_hash("k"), "k", None).size == 99

@@ -105,3 +105,25 @@ def test_a_flat_attribute_that_becomes_a_list_is_copied_too(db):
     db.update_item(TableName="Tbl", Key=KEY, UpdateExpression="SET n = :l", ExpressionAttributeValues={":l": ["x"]})
     db.query(**QUERY)["Items"][0]["n"].append("y")
     assert db.get_item(TableName="Tbl", Key=KEY)["Item"]["n"] == ["x"]
+
+
+CORE_READS = [
+    ("Engine.get", lambda db: [db.get("Tbl", ("a", "1"))[0]]),
+    ("Engine.query_page", lambda db: db.query_page("Tbl", None, "a").records),
+    ("Engine.query_page on an LSI", lambda db: db.query_page("Tbl", "lsi", "a").records),
+    ("Engine.scan_page", lambda db: db.scan_page("Tbl").records),
+    ("Engine.scan_page on a GSI", lambda db: db.scan_page("Tbl", "gsi").records),
+]
+
+
+@pytest.mark.parametrize("read", [row[1] for row in CORE_READS], ids=[row[0] for row in CORE_READS])
+def test_records_the_core_hands_out_keep_their_version(db, stored, read):
+    """An overwrite changes the stored record in place (partition.Space.put), so the
+    records the typed core returns are snapshots: a later write leaves them as read."""
+    records = read(db)
+    assert records
+    replacement = {**KEY, "lsk": "x", "g": "y", "n": Decimal(2), "tags": {"now": ["a map"]}}
+    db.put_item(TableName="Tbl", Item=replacement)
+    for record in records:
+        assert record.item == stored
+        assert record.copy() == stored
