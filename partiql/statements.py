@@ -14,7 +14,7 @@ from partiql.engine.engine import WriteAction
 from partiql.engine.errors import (CancellationReason, DynamoDBError, ResourceNotFoundException,
                                    TransactionCanceledException, ValidationException, reason_code)
 from partiql.engine.requests import OPERATIONS
-from partiql.engine.requests.payload import check_transaction
+from partiql.engine.requests.payload import check_batch_statement, check_transaction
 
 from . import ast
 from . import plan as p
@@ -40,10 +40,10 @@ SCAN_DENIED = ("Full table scans are refused by this connection's scan policy (d
                "partition key with an equality in WHERE, or set scan_policy to 'warn' or 'allow'")
 
 
-def _check_payload(statements) -> None:
-    """ExecuteTransaction's 4 MB request limit, as TransactWriteItems' (spec §7)."""
-    check_transaction({"TransactStatements": [{"Statement": text, "Parameters": params}
-                                              for text, params in statements]})
+def _check_payload(check, member: str, statements) -> None:
+    """A request limit on the statements as the client sends them (spec §7): ExecuteTransaction's
+    4 MB (as TransactWriteItems'), BatchExecuteStatement's 16 MB."""
+    check({member: [{"Statement": text, "Parameters": params} for text, params in statements]})
 
 
 def _check_length(member: str, value, maximum: int) -> None:
@@ -162,6 +162,7 @@ class StatementRunner:
         ``table_name`` when it arose after the table was resolved.
         """
         _check_length("statements", statements, MAX_BATCH)
+        _check_payload(check_batch_statement, "Statements", statements)
         planned = [self._batch_plan(text, params) for text, params in statements]
         kinds = {_kind(entry) for entry in planned if not isinstance(entry, DynamoDBError)}
         if len(kinds) > 1:
@@ -221,7 +222,7 @@ class StatementRunner:
     def transaction(self, statements, token=None, return_old=()) -> list[Result]:
         """ExecuteTransaction: all reads or all writes, atomically."""
         _check_length("transactStatements", statements, MAX_TRANSACTION)
-        _check_payload(statements)
+        _check_payload(check_transaction, "TransactStatements", statements)
         templates = [self._transaction_plan(i, text, params) for i, (text, params) in enumerate(statements)]
         reads = [isinstance(parse_dml(text), ast.Select) for text, _ in statements]
         if any(reads) and not all(reads):

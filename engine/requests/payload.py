@@ -1,7 +1,9 @@
-"""A request's size as the JSON body a client sends: DynamoDB limits transactions by it.
+"""A request's size as the JSON body a client sends: DynamoDB limits transactions and
+PartiQL batches by it.
 
 DynamoDB checks a transaction's request payload against 4 MB (item-api §5.15:
-the request's size, not the size of the items it touches). An in-process
+the request's size, not the size of the items it touches) and a
+BatchExecuteStatement's against 16 MB (spec §7). An in-process
 request has no body, so this measures the one an SDK would send: the request
 as compact wire JSON, in UTF-8.
 """
@@ -16,6 +18,7 @@ from ..types import to_wire
 from .convert import convert
 
 TRANSACTION_TOO_LARGE = "Transaction payload size cannot exceed 4MB. Payload Size: {}"
+BATCH_STATEMENT_TOO_LARGE = "BatchExecuteStatement payload size cannot exceed 16MB. Payload Size: {}"
 
 # why: a request's wire JSON is at most a few times its Python repr (type tags
 # around short values, several UTF-8 bytes for a character repr shows as one),
@@ -40,6 +43,15 @@ def oversized(request: dict, limit: int) -> int | None:
 
 def check_transaction(request: dict) -> None:
     """A transaction's request (TransactWriteItems, ExecuteTransaction) is at most 4 MB."""
-    size = oversized(request, limits.TRANSACT_MAX_PAYLOAD)
+    _check(request, limits.TRANSACT_MAX_PAYLOAD, TRANSACTION_TOO_LARGE)
+
+
+def check_batch_statement(request: dict) -> None:
+    """A BatchExecuteStatement request is at most 16 MB."""
+    _check(request, limits.BATCH_STATEMENT_MAX_PAYLOAD, BATCH_STATEMENT_TOO_LARGE)
+
+
+def _check(request: dict, limit: int, message: str) -> None:
+    size = oversized(request, limit)
     if size is not None:
-        raise ValidationException(TRANSACTION_TOO_LARGE.format(size))
+        raise ValidationException(message.format(size))
