@@ -122,7 +122,7 @@ class Engine:
     # ------------------------------------------------------------ point reads
     def get(self, table_name: str, key: tuple, consistent: bool = False,
             transactional: bool = False) -> tuple[Record | None, Consumed]:
-        """GetItem: the stored record (hand out ``record.copy()``) or None, and the capacity."""
+        """GetItem: a snapshot of the stored record (hand out ``record.copy()``) or None, and the capacity."""
         with self.lock:
             table = self.table(table_name)
             record = table.get(*key)

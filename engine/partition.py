@@ -6,10 +6,10 @@ whose partition-key hash falls in its range, in one or more *spaces* (the
 table's items and, for a table with LSIs, each LSI's entries, which live
 with their base items as DynamoDB keeps them).
 
-A space is one sorted dict keyed by ``(hash, pk)`` (a hash-only table) or
-``(hash, pk, sort)`` where ``sort`` is ``(sk,)`` for a table, ``(lsi_sk,
-sk)`` for an LSI and ``(gsi_sk, pk, sk)`` for a GSI: so one partition-key
-value's entries (its item collection) are contiguous and sorted. Python
+A ``Space`` holds records by key and in key order; a key is ``(hash, pk)``
+(a hash-only table) or ``(hash, pk, sort)`` where ``sort`` is ``(sk,)`` for
+a table, ``(lsi_sk, sk)`` for an LSI and ``(gsi_sk, pk, sk)`` for a GSI: so
+one partition-key value's entries (its item collection) are contiguous and sorted. Python
 orders str by code point (= UTF-8 bytes), bytes unsigned and Decimal
 numerically: DynamoDB's orders. Flat keys cost no per-collection structure,
 so a put of a new partition-key value is as cheap as any other.
@@ -38,10 +38,13 @@ class Record:
 
     An item dict is never changed once built: a write builds a new one, and
     the update expression copies what it writes into. A stored Record is
-    the slot of its key: an overwrite puts the new item, size and shallow
-    into it, under the engine lock, so it keeps its place in key order. So
-    nothing that outlives the lock may hold a stored Record: point lookups
-    hand out a snapshot (``alias``), reads a copy of the item (``copy_of``),
+    the slot of its key: the Record a write of a new key passes to
+    ``Space.put`` becomes the stored one, and a later overwrite puts the new
+    item, size and shallow into it, under the engine lock, so it keeps its
+    place in key order. So a stored Record is good only under the lock and
+    until the next write: what ``Store.scan`` / ``collection`` yield is used
+    there, and whatever leaves the lock is a snapshot (``alias``: point
+    lookups, pages without ``emit``) or a copy of the item (``copy_of``),
     which every item handed to a caller must be anyway.
     """
 
@@ -96,7 +99,7 @@ class Space:
     hash, a range read walks the ordered records without looking any key up.
     why records and no (key, record) cells: on a large table every object a
     range read touches is a cache miss, and a cell is one more per entry
-    (bench/engine.py, 100k items: Scan ~30 % faster without). An overwrite changes the
+    (bench/engine.py, 100k items: Scan 25-120 % faster without). An overwrite changes the
     stored record in place (see ``Record``): replacing it in the ordered
     list would search that list, again a cache miss per probe.
     """
@@ -112,7 +115,9 @@ class Space:
         return self.by_key.get(key)
 
     def put(self, key, record: Record) -> Record | None:
-        """Store ``record``'s item under ``key``; a snapshot of what it replaced, or None."""
+        """Store ``record`` under ``key``: a new key adopts the object (stored nowhere
+        else), an existing key's Record takes its content. A snapshot of what it
+        replaced, or None."""
         stored = self.by_key.get(key)
         if stored is None:
             record.key = key
@@ -131,7 +136,7 @@ class Space:
         return record
 
     def records(self, minimum=None, maximum=None, inclusive=(True, True), reverse: bool = False):
-        """Records whose keys lie between the bounds, in key order."""
+        """Stored records whose keys lie between the bounds, in key order (see ``Record``)."""
         return self.ordered.irange_key(minimum, maximum, inclusive, reverse)
 
     def records_from(self, minimum) -> list:
@@ -205,7 +210,7 @@ class Store:
         return None if record is None else record.alias()
 
     def collection(self, space, h: int, pk, low=None, high=None, reverse: bool = False):
-        """One partition-key value's records, in sort order.
+        """One partition-key value's stored records, in sort order (see ``Record``).
 
         ``low`` / ``high`` are (sort bound, inclusive) pairs or None; a bound is
         compared with the sort tuples (``(v,)`` sorts before ``(v, x)``).
@@ -219,7 +224,7 @@ class Store:
         return slots.records(minimum, maximum, (low_in, high_in), reverse)
 
     def scan(self, space, after: tuple | None = None, lo: int = 0, hi: int = limits.HASH_SPACE):
-        """Records in storage order (hash, then key), strictly after the key ``after``.
+        """Stored records in storage order (hash, then key), strictly after the key ``after``.
 
         ``after`` is (h, pk, sort); [lo, hi) restricts the hash range (a scan segment).
         """

@@ -8,9 +8,8 @@ every stored item passed them when it was written.
 
 from __future__ import annotations
 
-from .partition import Record
 from .schema import TableSpec
-from .table import IndexChange, Mutation, Table, _wrong_index_key
+from .table import IndexChange, Mutation, Table
 
 
 def restore_table(engine, spec: TableSpec, state: dict, layout: dict, records) -> Table:
@@ -30,17 +29,9 @@ def restore_table(engine, spec: TableSpec, state: dict, layout: dict, records) -
         sort = None if key.range_name is None else (item[key.range_name],)
         mutation = Mutation(table, h, pk, sort, None, record)
         if indexes:
-            mutation.changes = [IndexChange(index, None, _entry(table, index, record)) for index in indexes]
+            mutation.changes = [IndexChange(index, None, table.entry(index, record)) for index in indexes]
         table.commit(mutation)
     return table
-
-
-def _entry(table: Table, index, record: Record):
-    # A GSI created over items whose key attribute has another type skips
-    # them (its backfill does); they stay out of it after a reopen too.
-    if index.is_global and _wrong_index_key(index, record.item):
-        return None
-    return table.entry(index, record)
 
 
 def _lay_out(table: Table, layout: dict) -> None:

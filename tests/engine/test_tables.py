@@ -278,6 +278,39 @@ def test_gsi_created_later_is_backfilled():
     assert db.scan(TableName="Idx", IndexName="late")["Count"] == 2
 
 
+SKIPPED_KEYS = [True, "text", b"bytes"]  # an N-keyed GSI's backfill leaves these items out
+
+
+def _skipped_by_backfill(value) -> tuple[Engine, dict]:
+    """An engine whose GSI "late" (key n: N) was created over an item with n = value; that item's key."""
+    db = Engine()
+    _indexed(db)
+    key = {"pk": "s", "sk": "1"}
+    db.put_item(TableName="Idx", Item={**key, "n": value})
+    _new_gsi(db)
+    return db, key
+
+
+@pytest.mark.parametrize("value", SKIPPED_KEYS, ids=["BOOL", "S", "B"])
+def test_an_item_the_backfill_skipped_joins_the_gsi_once_a_write_fixes_its_key(value):
+    db, key = _skipped_by_backfill(value)
+    with pytest.raises(ValidationException):  # a write that keeps the wrong-typed key is refused
+        db.update_item(TableName="Idx", Key=key, UpdateExpression="SET b = :b", ExpressionAttributeValues={":b": "x"})
+    assert db.scan(TableName="Idx", IndexName="late")["Count"] == 0
+    fixed = db.update_item(TableName="Idx", Key=key, UpdateExpression="SET n = :n, b = :b",
+                           ExpressionAttributeValues={":n": 1, ":b": "x"}, ReturnConsumedCapacity="INDEXES")
+    assert fixed["ConsumedCapacity"]["GlobalSecondaryIndexes"]["late"] == {"CapacityUnits": 1.0}  # a put, no delete
+    assert db.scan(TableName="Idx", IndexName="late")["Items"] == [{**key, "n": Decimal(1), "b": "x"}]
+
+
+@pytest.mark.parametrize("value", SKIPPED_KEYS, ids=["BOOL", "S", "B"])
+def test_an_item_the_backfill_skipped_can_be_deleted(value):
+    db, key = _skipped_by_backfill(value)
+    deleted = db.delete_item(TableName="Idx", Key=key, ReturnConsumedCapacity="INDEXES")
+    assert "late" not in deleted["ConsumedCapacity"].get("GlobalSecondaryIndexes", {})
+    assert "Item" not in db.get_item(TableName="Idx", Key=key)
+
+
 def test_gsi_deleted_is_gone():
     db = Engine()
     _indexed(db)
