@@ -15,7 +15,6 @@ import json
 from ..errors import ValidationException
 from ..types import from_wire, to_wire
 from . import OPERATIONS, shapes
-from .batches import DUPLICATE_KEYS
 from .common import prefixed
 from .convert import convert
 
@@ -65,23 +64,23 @@ def _batch_get_spelling(request: dict) -> dict:
 
     why: AWS rejects byte-identical keys (attribute order aside) but reads
     ``1000`` and ``1e3`` once (ALT test_batch_get_item_duplicate_number_key);
-    the engine sees normalised values, so the spelling is judged here.
+    the engine sees normalised values, so the spelling is judged here. A
+    repeated spelling is kept, for the engine to report as a duplicate where
+    DynamoDB does (after the tables are looked up).
     """
     for entry in request["RequestItems"].values():
         seen, spellings, kept = set(), set(), []
         for key in entry["Keys"]:
             spelling = json.dumps(key, sort_keys=True)
-            if spelling in spellings:
-                raise ValidationException(DUPLICATE_KEYS)
-            spellings.add(spelling)
             try:
                 identity = json.dumps({name: to_wire(from_wire(value)) for name, value in key.items()},
                                       sort_keys=True)
             except ValidationException:
                 identity = spelling  # reported with the other value errors
-            if identity not in seen:
-                seen.add(identity)
+            if spelling in spellings or identity not in seen:
                 kept.append(key)
+            spellings.add(spelling)
+            seen.add(identity)
         entry["Keys"] = kept
     return request
 

@@ -472,7 +472,10 @@ CASES = [
     (89, [step("BatchWriteItem", {"RequestItems": {H: [{"PutRequest": {"Item": {"pk": S("x")}}}]}},
                {"UnprocessedItems": {}})]),
     (90, [fails("BatchGetItem", {"RequestItems": {H: {"Keys": [{"pk": S("k")}, {"pk": S("k")}]}}},
-                message="Provided list of item keys contains duplicates")]),
+                message="Provided list of item keys contains duplicates"),
+          # the table is looked up first (§2.1): a missing one wins over duplicate keys
+          fails("BatchGetItem", {"RequestItems": {"NoSuchTable": {"Keys": [{"pk": S("k")}, {"pk": S("k")}]}}},
+                "ResourceNotFoundException", "Requested resource not found")]),
     (91, [step("BatchGetItem", {"RequestItems": {H: {"Keys": [{"pk": S("absent")}], "ConsistentRead": True}}},
                {"Responses": {H: []}, "UnprocessedKeys": {}})]),
     (92, [fails("BatchWriteItem", {"RequestItems": {HR: [{"PutRequest": {"Item": {"pk": S("x")}}}]}}, message=SCHEMA)]),
