@@ -186,7 +186,8 @@ class Engine:
             mutation.consumed.table.read = 2 * units if transactional else units
             return mutation
         new = self._updated(table, action, located, old.item if old is not None else None)
-        return table.prepare(located, old, new, transactional=transactional, too_large=UPDATE_TOO_LARGE)
+        return table.prepare(located, old, new, transactional=transactional, too_large=UPDATE_TOO_LARGE,
+                             update=action.update)
 
     @staticmethod
     def _updated(table: Table, action: WriteAction, located: tuple, old: dict | None) -> dict | None:

@@ -19,11 +19,18 @@ from .errors import ItemCollectionSizeLimitExceededException, ValidationExceptio
 from .keys import check_key_sizes, key_dict, key_hash
 from .partition import MAIN, Record, Store
 from .schema import IndexSpec, KeySchema, TableSpec
+from .expressions.update import assigned_values
 from .types import item_size, nesting_problem, type_of, values_equal
 
 ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
 _CONTAINERS = (dict, list)
 UPDATE_TOO_LARGE = "Item size to update has exceeded the maximum allowed size"
+# An index key an UpdateExpression computed (item-api §3.10, §2.6); one the request
+# gave as a value keeps PutItem's "Type mismatch for Index Key" wording.
+UPDATE_INDEX_KEY_TYPE = "The update expression attempted to update the secondary index key to unsupported type"
+UPDATE_INDEX_KEY_EMPTY = ("One or more parameter values are not valid. The update expression attempted to update a "
+                          "secondary index key to a value that is not supported. The AttributeValue for a key "
+                          "attribute cannot contain an empty {} value.")
 
 
 @dataclass(slots=True)
@@ -115,11 +122,13 @@ class Table:
 
     # ------------------------------------------------------------- the write path
     def prepare(self, located: tuple, old: Record | None, new_item: dict | None, *,
-                transactional: bool = False, too_large: str = ITEM_TOO_LARGE, size: int | None = None) -> Mutation:
+                transactional: bool = False, too_large: str = ITEM_TOO_LARGE, size: int | None = None,
+                update=None) -> Mutation:
         """Validate a write of ``new_item`` (None: delete) over ``old``; change nothing.
 
         ``located`` is (h, pk, sort) from ``locate``; ``old`` the record stored
-        there; ``size`` the new item's size when the caller knows it.
+        there; ``size`` the new item's size when the caller knows it; ``update``
+        the UpdateExpression that computed ``new_item`` (it words index key errors).
         """
         h, pk, sort = located
         new = None
@@ -131,7 +140,7 @@ class Table:
                 if type(value) in _CONTAINERS and nesting_problem(value):
                     raise ValidationException("Nesting Levels have exceeded supported limits")
             if self.indexes:
-                self.check_index_keys(new_item)
+                self.check_index_keys(new_item, update)
             new = Record(new_item, size)
         mutation = Mutation(self, h, pk, sort, old, new, consumed=Consumed(self.name, transactional))
         if self.indexes:
@@ -153,8 +162,9 @@ class Table:
         # an absent item still costs one unit (spec §6.3).
         return write_units(max(old.size if old is not None else 0, new.size if new is not None else 0))
 
-    def check_index_keys(self, item: dict) -> None:
-        """Index key attributes present in an item must have the index's types."""
+    def check_index_keys(self, item: dict, update=None) -> None:
+        """Index key attributes present in an item must have the index's types (``update``: see ``prepare``)."""
+        given = assigned_values(update) if update is not None else ()
         for index in self.indexes:
             for name, expected in index.key.types.items():
                 if name not in item or name in self.spec.key.types:
@@ -162,15 +172,19 @@ class Table:
                 value = item[name]
                 actual = type_of(value)
                 if actual != expected:
+                    if update is not None and name not in given:
+                        raise ValidationException(UPDATE_INDEX_KEY_TYPE)
                     raise ValidationException(
                         f"One or more parameter values were invalid: Type mismatch for Index Key {name} "
                         f"Expected: {expected} Actual: {actual} IndexName: {index.name}")
                 if type(value) in (str, bytes) and not value:
+                    empty = "string" if actual == "S" else "binary"
+                    if update is not None:  # INF: the binary wording follows the string one
+                        raise ValidationException(UPDATE_INDEX_KEY_EMPTY.format(empty))
                     raise ValidationException(
                         "One or more parameter values are not valid. A value specified for a secondary "
                         "index key is not supported. The AttributeValue for a key attribute cannot contain "
-                        f"an empty {'string' if actual == 'S' else 'binary'} value. "
-                        f"IndexName: {index.name}, IndexKey: {name}")
+                        f"an empty {empty} value. IndexName: {index.name}, IndexKey: {name}")
             if all(name in item for name in index.key.names):
                 check_key_sizes(index.key, item[index.key.hash_name],
                                 item.get(index.key.range_name) if index.key.range_name else None)

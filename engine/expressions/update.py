@@ -20,7 +20,7 @@ from typing import Callable
 from ..errors import ValidationException
 from ..types import MISSING, add_numbers, copy_value, nesting_problem, type_of
 from .evaluate import INCORRECT_TYPE, NodeCache, compile_operand, resolve, resolve_elements
-from .model import Add, Delete, Path, Remove, Set, Update
+from .model import Add, Delete, Path, Remove, Set, Update, Value
 from .projection import project
 
 INVALID_PATH = "The document path provided in the update expression is invalid for update"
@@ -230,6 +230,17 @@ def apply_update(update: Update, item: dict, *, exists: bool | None = None) -> d
 def written_paths(update: Update) -> tuple[Path, ...]:
     """The paths ``update`` writes (SET, REMOVE, ADD, DELETE), in expression order."""
     return tuple(action.path for action in update.actions)
+
+
+def assigned_values(update: Update) -> frozenset:
+    """Top-level attributes ``update`` SETs to a value given in the request (``SET a = :v``).
+
+    why: DynamoDB words an index key of the wrong type differently when the
+    request supplied it than when the update computed it (item-api §3.10).
+    """
+    return frozenset(action.path.name for action in update.actions
+                     if action.__class__ is Set and len(action.path.elements) == 1
+                     and action.value.__class__ is Value)
 
 
 def updated_values(update: Update, old: dict, new: dict, which: str) -> dict:

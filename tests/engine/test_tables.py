@@ -256,6 +256,41 @@ def test_index_key_of_the_wrong_type_is_refused():
     assert "Item" not in db.get_item(TableName="Idx", Key={"pk": "r", "sk": "1"})
 
 
+UPDATE_TYPE = "The update expression attempted to update the secondary index key to unsupported type"
+UPDATE_EMPTY = ("One or more parameter values are not valid. The update expression attempted to update a secondary "
+                "index key to a value that is not supported. The AttributeValue for a key attribute cannot contain "
+                "an empty {} value.")
+# (id, UpdateExpression, values, message): item-api §3.10 and §2.6 word an index key the
+# request gave as a value like PutItem, one the update computed (or any empty one) otherwise
+INDEX_KEY_UPDATES = [
+    ("a value of the wrong type", "SET gk = :v", {":v": 5},
+     "One or more parameter values were invalid: Type mismatch for Index Key gk Expected: S Actual: N "
+     "IndexName: keys"),
+    ("copied from an attribute", "SET gk = num", None, UPDATE_TYPE),
+    ("computed by if_not_exists", "SET gk = if_not_exists(nothing, :v)", {":v": 5}, UPDATE_TYPE),
+    ("the sort key of an LSI", "SET lk = num", None, UPDATE_TYPE),
+    ("an empty string value", "SET gk = :e", {":e": ""}, UPDATE_EMPTY.format("string")),
+    ("an empty string copied", "SET gk = blank", None, UPDATE_EMPTY.format("string")),
+    ("a binary value onto an S key", "SET lk = :e", {":e": b""},
+     "One or more parameter values were invalid: Type mismatch for Index Key lk Expected: S Actual: B "
+     "IndexName: lsi-keys"),
+]
+
+
+@pytest.mark.parametrize("expression,values,message", [row[1:] for row in INDEX_KEY_UPDATES],
+                         ids=[row[0] for row in INDEX_KEY_UPDATES])
+def test_update_of_an_index_key_to_an_unsupported_value_is_refused(expression, values, message):
+    db = Engine()
+    _indexed(db)
+    key = {"pk": "u", "sk": "1"}
+    db.put_item(TableName="Idx", Item={**key, "num": 5, "blank": ""})
+    with pytest.raises(ValidationException) as caught:
+        db.update_item(TableName="Idx", Key=key, UpdateExpression=expression,
+                       **({"ExpressionAttributeValues": values} if values else {}))
+    assert caught.value.message == message
+    assert db.get_item(TableName="Idx", Key=key)["Item"] == {**key, "num": 5, "blank": ""}
+
+
 def _new_gsi(db, name="late", key="n", kind="N", projection="ALL"):
     return db.update_table(TableName="Idx", AttributeDefinitions=_defs(**{key: kind}), GlobalSecondaryIndexUpdates=[
         {"Create": {"IndexName": name, "KeySchema": _key(key), "Projection": {"ProjectionType": projection}}}])
