@@ -194,3 +194,14 @@ def conjunction(conditions) -> object | None:
     if not flat:
         return None
     return flat[0] if len(flat) == 1 else And(tuple(flat))
+
+
+def paths_in(*nodes):
+    """Every ``Path`` in the given nodes (conditions, update actions, projection tuples), in order."""
+    for part in nodes:
+        if isinstance(part, Path):
+            yield part
+        elif isinstance(part, (tuple, list)):
+            yield from paths_in(*part)
+        elif part is not None and not isinstance(part, (Value, str, int)):
+            yield from paths_in(*(getattr(part, slot) for slot in type(part).__slots__))

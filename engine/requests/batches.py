@@ -9,7 +9,7 @@ from ..errors import ValidationException
 from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
 from ..types import to_wire
 from . import shapes
-from .common import (Expressions, collection_metrics, projection_paths, return_capacities, shaped,
+from .common import (Expressions, check_key_paths, collection_metrics, projection_paths, return_capacities, shaped,
                      table_name)
 from .items import check_key_not_updated
 
@@ -26,7 +26,7 @@ def batch_get_item(engine: Engine, request: dict) -> dict:
     request = shapes.check("BatchGetItem", request)
     entries = request["RequestItems"]
     paths = {name: projection_paths(entry) for name, entry in entries.items()}
-    plans = [_batch_get_keys(engine, name, entry) for name, entry in entries.items()]
+    plans = [_batch_get_keys(engine, name, entry, paths[name]) for name, entry in entries.items()]
     responses, consumed = {}, []
     with engine.lock:  # INF: one instant for the whole batch
         for table, keys, consistent in plans:
@@ -40,8 +40,9 @@ def batch_get_item(engine: Engine, request: dict) -> dict:
     return return_capacities(response, per_table(consumed), request)
 
 
-def _batch_get_keys(engine: Engine, name: str, entry: dict):
+def _batch_get_keys(engine: Engine, name: str, entry: dict, paths):
     table = engine.table(name)
+    check_key_paths(table.spec, paths)
     keys, seen = [], set()
     for key in entry["Keys"]:
         located = key_from_request(table.spec.key, key)
@@ -108,8 +109,9 @@ def transact_get_items(engine: Engine, request: dict) -> dict:
     gets = [entry["Get"] for entry in request["TransactItems"]]
     projections = [projection_paths(get) for get in gets]
     reads = []
-    for get in gets:
+    for get, paths in zip(gets, projections):
         table = engine.table(table_name(get))
+        check_key_paths(table.spec, paths)
         reads.append((table.name, key_from_request(table.spec.key, get["Key"])))
     records, consumed = engine.transact_get(reads)
     responses = [{} if record is None else {"Item": shaped(record, paths)}
@@ -160,6 +162,7 @@ def _transact_action(engine: Engine, kind: str, body: dict, update, condition) -
     else:
         action.key = key_from_request(table.spec.key, body["Key"])
         check_key_not_updated(update, table.spec.key.names)
+    check_key_paths(table.spec, update, condition)
     return action
 
 

@@ -9,6 +9,7 @@ then the table, then schema-dependent checks, then execution.
 from __future__ import annotations
 
 from ..errors import ValidationException
+from ..expressions.model import paths_in
 from ..expressions.projection import project
 from ..expressions.parser import (ExpressionContext, parse_condition, parse_key_condition,
                                   parse_projection, parse_update)
@@ -39,6 +40,26 @@ def prefixed(operation: str, error: ValidationException) -> ValidationException:
     if operation in PREFIXED_OPERATIONS and error.message.startswith(_PREFIXED_STARTS):
         return ValidationException(ENVELOPE_PREFIX + error.message)
     return error
+
+
+KEY_PATH = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: {}: {}"
+
+
+def check_key_paths(spec, *parsed) -> None:
+    """No expression reaches inside a key attribute (item-api §3.9): ``pk.x`` and ``pk[0]``
+    are refused for the table's keys (``Key:``), then for its indexes' (``IndexKey:``).
+
+    ``parsed`` are a request's parsed expressions (conditions, update, projection paths),
+    checked once the table is known. INF: with several such paths, a table key is reported
+    before an index key, and each in schema order.
+    """
+    nested = {path.name for path in paths_in(*parsed) if len(path.elements) > 1}
+    if not nested:
+        return
+    for kind, key in (("Key", spec.key), *(("IndexKey", index.key) for index in spec.indexes)):
+        for name in key.names:
+            if name in nested:
+                raise ValidationException(KEY_PATH.format(kind, name))
 
 
 class Expressions:

@@ -7,10 +7,10 @@ from decimal import Decimal
 from ..engine import Engine, segment_range
 from ..errors import ValidationException
 from ..expressions.evaluate import compile_condition
-from ..expressions.model import Between, Call, Comparison, Path, Value, conjuncts
+from ..expressions.model import Between, Call, Comparison, Path, conjuncts, paths_in
 from ..types import comparable, copy_value, type_of
 from . import legacy, shapes
-from .common import ENVELOPE_PREFIX, Expressions, return_capacity, shaper, table_name
+from .common import ENVELOPE_PREFIX, Expressions, check_key_paths, return_capacity, shaper, table_name
 
 START_KEY_INVALID = "The provided starting key is invalid"
 
@@ -120,22 +120,7 @@ def _check_filter_keys(condition, key, member: str = "Filter Expression") -> Non
 
 
 def _condition_names(node):
-    if isinstance(node, Path):
-        yield node.name
-    elif isinstance(node, Value) or node is None:
-        return
-    else:
-        for child in _children(node):
-            yield from _condition_names(child)
-
-
-def _children(node):
-    for slot in getattr(type(node), "__slots__", ()):
-        child = getattr(node, slot)
-        if isinstance(child, tuple):
-            yield from child
-        elif not isinstance(child, (str, int)):
-            yield child
+    return (path.name for path in paths_in(node))
 
 
 def _reach_back(table, index, paths, request, filter_=None) -> bool:
@@ -239,6 +224,7 @@ def query(engine: Engine, request: dict) -> dict:
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
     paths = paths if paths is not None else shapes.attributes_to_get(request)
     table, index = _resolve_index(engine, request)
+    check_key_paths(table.spec, key_condition, filter_, paths)
     key = table.source(index)[2]
     hash_value, sort_condition = _key_conditions(key_condition, key)
     _check_filter_keys(filter_, key, "QueryFilter" if "QueryFilter" in request else "Filter Expression")
@@ -267,6 +253,7 @@ def scan(engine: Engine, request: dict) -> dict:
     segment, total = _check_segments(request)
     paths = paths if paths is not None else shapes.attributes_to_get(request)
     table, index = _resolve_index(engine, request)
+    check_key_paths(table.spec, filter_, paths)
     start = request.get("ExclusiveStartKey")
     if start is not None:
         _check_start_key(table, index, start)
