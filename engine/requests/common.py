@@ -53,9 +53,9 @@ def check_key_paths(spec, *parsed) -> None:
     checked once the table is known. INF: with several such paths, a table key is reported
     before an index key, and each in schema order.
     """
-    nested = {path.name for path in paths_in(*parsed) if len(path.elements) > 1}
-    if not nested:
+    if not any(parsed):  # the common request: no expression at all
         return
+    nested = {path.name for path in paths_in(*parsed) if len(path.elements) > 1}
     for kind, key in (("Key", spec.key), *(("IndexKey", index.key) for index in spec.indexes)):
         for name in key.names:
             if name in nested:
