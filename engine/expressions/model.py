@@ -196,12 +196,21 @@ def conjunction(conditions) -> object | None:
     return flat[0] if len(flat) == 1 else And(tuple(flat))
 
 
-def paths_in(*nodes):
+def paths_in(*nodes) -> list:
     """Every ``Path`` in the given nodes (conditions, update actions, projection tuples), in order."""
-    for part in nodes:
-        if isinstance(part, Path):
-            yield part
-        elif isinstance(part, (tuple, list)):
-            yield from paths_in(*part)
-        elif part is not None and not isinstance(part, (Value, str, int)):
-            yield from paths_in(*(getattr(part, slot) for slot in type(part).__slots__))
+    found, pending = [], list(nodes)
+    pending.reverse()
+    while pending:
+        part = pending.pop()
+        kind = part.__class__
+        if kind is Path:
+            found.append(part)
+        elif kind is tuple or kind is list:
+            pending.extend(part[::-1])
+        elif part is not None and kind not in _LEAVES:
+            for slot in reversed(kind.__slots__):
+                pending.append(getattr(part, slot))
+    return found
+
+
+_LEAVES = frozenset((Value, str, int))

@@ -42,7 +42,7 @@ def batch_get_item(engine: Engine, request: dict) -> dict:
 
 def _batch_get_keys(engine: Engine, name: str, entry: dict, paths):
     table = engine.table(name)
-    check_key_paths(table.spec, paths)
+    check_key_paths(table.spec, entry, paths)
     keys, seen = [], set()
     for key in entry["Keys"]:
         located = key_from_request(table.spec.key, key)
@@ -111,7 +111,7 @@ def transact_get_items(engine: Engine, request: dict) -> dict:
     reads = []
     for get, paths in zip(gets, projections):
         table = engine.table(table_name(get))
-        check_key_paths(table.spec, paths)
+        check_key_paths(table.spec, get, paths)
         reads.append((table.name, key_from_request(table.spec.key, get["Key"])))
     records, consumed = engine.transact_get(reads)
     responses = [{} if record is None else {"Item": shaped(record, paths)}
@@ -162,7 +162,7 @@ def _transact_action(engine: Engine, kind: str, body: dict, update, condition) -
     else:
         action.key = key_from_request(table.spec.key, body["Key"])
         check_key_not_updated(update, table.spec.key.names)
-    check_key_paths(table.spec, update, condition)
+    check_key_paths(table.spec, body, update, condition)
     return action
 
 

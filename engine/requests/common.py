@@ -45,17 +45,27 @@ def prefixed(operation: str, error: ValidationException) -> ValidationException:
 KEY_PATH = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: {}: {}"
 
 
-def check_key_paths(spec, *parsed) -> None:
+_EXPRESSION_TEXTS = ("KeyConditionExpression", "FilterExpression", "ConditionExpression", "UpdateExpression",
+                     "ProjectionExpression")
+
+
+def check_key_paths(spec, request: dict, *parsed) -> None:
     """No expression reaches inside a key attribute (item-api §3.9): ``pk.x`` and ``pk[0]``
     are refused for the table's keys (``Key:``), then for its indexes' (``IndexKey:``).
 
-    ``parsed`` are a request's parsed expressions (conditions, update, projection paths),
-    checked once the table is known. INF: with several such paths, a table key is reported
-    before an index key, and each in schema order.
+    ``parsed`` are the parsed expressions of ``request`` (conditions, update, projection
+    paths), checked once the table is known. INF: with several such paths, a table key is
+    reported before an index key, and each in schema order.
     """
     if not any(parsed):  # the common request: no expression at all
         return
-    nested = {path.name for path in paths_in(*parsed) if len(path.elements) > 1}
+    for member in _EXPRESSION_TEXTS:  # why: a nested path needs "." or "[" in its text; most have none
+        text = request.get(member)
+        if text and ("." in text or "[" in text):
+            break
+    else:
+        return
+    nested = [path.name for path in paths_in(*parsed) if len(path.elements) > 1]
     for kind, key in (("Key", spec.key), *(("IndexKey", index.key) for index in spec.indexes)):
         for name in key.names:
             if name in nested:

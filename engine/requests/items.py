@@ -64,7 +64,7 @@ def put_item(engine: Engine, request: dict) -> dict:
     request = shapes.check("PutItem", request)
     parsed = _expressions("PutItem", request, ("ConditionExpression",))
     table = engine.table(table_name(request))
-    check_key_paths(table.spec, parsed["ConditionExpression"])
+    check_key_paths(table.spec, request, parsed["ConditionExpression"])
     item = request["Item"]
     key = key_from_item(table.spec.key, item)
     result = _write(engine, WriteAction("Put", table.name, key=key, item=item, size=request[shapes.ITEM_SIZE],
@@ -78,7 +78,7 @@ def get_item(engine: Engine, request: dict) -> dict:
     request = shapes.check("GetItem", request)
     paths = projection_paths(request)
     table = engine.table(table_name(request))
-    check_key_paths(table.spec, paths)
+    check_key_paths(table.spec, request, paths)
     key = key_from_request(table.spec.key, request["Key"])
     record, consumed = engine.get(table.name, key, bool(request.get("ConsistentRead")))
     response = {} if record is None else {"Item": shaped(record, paths)}
@@ -104,7 +104,7 @@ def update_item(engine: Engine, request: dict) -> dict:
     key = key_from_request(table.spec.key, request["Key"])
     update = parsed["UpdateExpression"]
     check_key_not_updated(update, table.spec.key.names)
-    check_key_paths(table.spec, update, parsed["ConditionExpression"])
+    check_key_paths(table.spec, request, update, parsed["ConditionExpression"])
     action = WriteAction("Update", table.name, key=key, update=update, condition=parsed["ConditionExpression"],
                          return_old_on_failure=_return_old_on_failure(request))
     try:
@@ -131,7 +131,7 @@ def delete_item(engine: Engine, request: dict) -> dict:
     request = shapes.check("DeleteItem", request)
     parsed = _expressions("DeleteItem", request, ("ConditionExpression",))
     table = engine.table(table_name(request))
-    check_key_paths(table.spec, parsed["ConditionExpression"])
+    check_key_paths(table.spec, request, parsed["ConditionExpression"])
     key = key_from_request(table.spec.key, request["Key"])
     result = _write(engine, WriteAction("Delete", table.name, key=key,
                                         condition=parsed["ConditionExpression"],

@@ -224,7 +224,7 @@ def query(engine: Engine, request: dict) -> dict:
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
     paths = paths if paths is not None else shapes.attributes_to_get(request)
     table, index = _resolve_index(engine, request)
-    check_key_paths(table.spec, key_condition, filter_, paths)
+    check_key_paths(table.spec, request, key_condition, filter_, paths)
     key = table.source(index)[2]
     hash_value, sort_condition = _key_conditions(key_condition, key)
     _check_filter_keys(filter_, key, "QueryFilter" if "QueryFilter" in request else "Filter Expression")
@@ -253,7 +253,7 @@ def scan(engine: Engine, request: dict) -> dict:
     segment, total = _check_segments(request)
     paths = paths if paths is not None else shapes.attributes_to_get(request)
     table, index = _resolve_index(engine, request)
-    check_key_paths(table.spec, filter_, paths)
+    check_key_paths(table.spec, request, filter_, paths)
     start = request.get("ExclusiveStartKey")
     if start is not None:
         _check_start_key(table, index, start)
