@@ -9,8 +9,8 @@ with their base items as DynamoDB keeps them).
 A ``Space`` holds records by key and in key order; a key is ``(hash, pk)``
 (a hash-only table) or ``(hash, pk, sort)`` where ``sort`` is ``(sk,)`` for
 a table, ``(lsi_sk, sk)`` for an LSI and ``(gsi_sk, pk, sk)`` for a GSI: so
-one partition-key value's entries (its item collection) are contiguous and sorted. Python
-orders str by code point (= UTF-8 bytes), bytes unsigned and Decimal
+one partition-key value's entries (its item collection) are contiguous and
+sorted. Python orders str by code point (= UTF-8 bytes), bytes unsigned and Decimal
 numerically: DynamoDB's orders. Flat keys cost no per-collection structure,
 so a put of a new partition-key value is as cheap as any other.
 
@@ -87,6 +87,15 @@ def copy_of(record: Record) -> dict:
     return item
 
 
+def shaper(project, projection):
+    """record -> a response item: a copy of the whole item (``projection`` None) or
+    ``project(record.item, projection)``. Reads pass it as ``emit``, so each item is
+    shaped as it is read; the item API and PartiQL differ only in ``project``."""
+    if projection is None:
+        return copy_of
+    return lambda record: project(record.item, projection)
+
+
 MAIN = None  # the main space: the table's items, or a GSI's entries
 
 _record_key = attrgetter("key")
@@ -99,9 +108,10 @@ class Space:
     hash, a range read walks the ordered records without looking any key up.
     why records and no (key, record) cells: on a large table every object a
     range read touches is a cache miss, and a cell is one more per entry
-    (bench/engine.py, 100k items: Scan 25-120 % faster without). An overwrite changes the
-    stored record in place (see ``Record``): replacing it in the ordered
-    list would search that list, again a cache miss per probe.
+    (bench/engine.py, 100k items: Scan 25-120 % faster without). An
+    overwrite changes the stored record in place (see ``Record``): replacing
+    it in the ordered list would search that list, again a cache miss per
+    probe.
     """
 
     __slots__ = ("by_key", "ordered")

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from . import limits
 from .capacity import Consumed, index_write_units, read_units, write_units
 from .errors import ItemCollectionSizeLimitExceededException, ValidationException
+from .expressions.update import assigned_values
 from .keys import check_key_sizes, key_dict, key_hash
 from .partition import MAIN, Record, Store
 from .schema import IndexSpec, KeySchema, TableSpec
-from .expressions.update import assigned_values
 from .types import item_size, nesting_problem, type_of, values_equal
 
 ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
@@ -164,7 +164,6 @@ class Table:
 
     def check_index_keys(self, item: dict, update=None) -> None:
         """Index key attributes present in an item must have the index's types (``update``: see ``prepare``)."""
-        given = assigned_values(update) if update is not None else ()
         for index in self.indexes:
             for name, expected in index.key.types.items():
                 if name not in item or name in self.spec.key.types:
@@ -172,7 +171,7 @@ class Table:
                 value = item[name]
                 actual = type_of(value)
                 if actual != expected:
-                    if update is not None and name not in given:
+                    if update is not None and name not in assigned_values(update):
                         raise ValidationException(UPDATE_INDEX_KEY_TYPE)
                     raise ValidationException(
                         f"One or more parameter values were invalid: Type mismatch for Index Key {name} "

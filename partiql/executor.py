@@ -23,7 +23,7 @@ from partiql.engine.expressions import model as m
 from partiql.engine.expressions.evaluate import compile_condition, matches, resolve
 from partiql.engine.expressions.update import updated_values
 from partiql.engine.keys import check_key_sizes, check_not_empty
-from partiql.engine.partition import copy_of
+from partiql.engine.partition import shaper as _shaper
 from partiql.engine.types import (MISSING, copy_value, from_wire, nesting_problem, to_wire,
                                   values_equal)
 
@@ -116,9 +116,7 @@ def project(item: dict, projection) -> dict:
 def shaper(projection):
     """stored record -> a result item: a copy of the whole item (``SELECT *``, projection None)
     or its projection. Reads pass it to the engine, which shapes each item as it is read."""
-    if projection is None:
-        return copy_of
-    return lambda record: project(record.item, projection)
+    return _shaper(project, projection)
 
 
 MULTI_HASH_ORDER = ("Must have hash key in ORDER BY clause when more than one hash key condition specified in "

@@ -13,7 +13,7 @@ from ..expressions.model import paths_in
 from ..expressions.projection import project
 from ..expressions.parser import (ExpressionContext, parse_condition, parse_key_condition,
                                   parse_projection, parse_update)
-from ..partition import copy_of
+from ..partition import shaper as partition_shaper
 from .shapes import attributes_to_get
 
 ENVELOPE_PREFIX = "1 validation error detected: "
@@ -128,9 +128,7 @@ def projection_paths(request: dict):
 
 def shaper(paths):
     """record -> a copy of its item for a response, projected to ``paths`` (None: whole)."""
-    if paths is None:
-        return copy_of
-    return lambda record: project(record.item, paths)
+    return partition_shaper(project, paths)
 
 
 def shaped(record, paths) -> dict:

@@ -14,8 +14,8 @@ from ..expressions.update import updated_values
 from ..keys import key_from_item, key_from_request
 from ..types import copy_value
 from . import legacy, shapes
-from .common import (Expressions, check_key_paths, prefixed, projection_paths, return_capacity, return_collection_metrics,
-                     shaped, table_name)
+from .common import (Expressions, check_key_paths, prefixed, projection_paths, return_capacity,
+                     return_collection_metrics, shaped, table_name)
 
 
 def _expressions(operation: str, request: dict, members: tuple) -> dict:
