@@ -36,16 +36,21 @@ class DynamoDBError(Exception):
     def wire_type(self) -> str:
         return f"{self.namespace}#{self.code}"
 
-    def to_wire(self) -> dict:
-        """The JSON error body DynamoDB sends (extra members included)."""
+    def body(self) -> dict:
+        """The JSON error body DynamoDB sends (extra members included).
+
+        Attribute values (``Item``) stay engine values: each boundary converts
+        them once (``requests.wire.error_to_wire``), so this module depends on
+        nothing.
+        """
         body = {"__type": self.wire_type}
         if self.message or self.message_key == "message":
             body[self.message_key] = self.message
-        body.update(self.wire_members())
+        body.update(self.members())
         return body
 
-    def wire_members(self) -> dict:
-        """Members the error carries beside its message, in wire JSON (``Item``, ``CancellationReasons``)."""
+    def members(self) -> dict:
+        """Members the error carries beside its message (``Item``, ``CancellationReasons``)."""
         return {}
 
     def __str__(self) -> str:
@@ -80,8 +85,8 @@ class ConditionalCheckFailedException(DynamoDBError):
         super().__init__(message)
         self.item = item
 
-    def wire_members(self) -> dict:
-        return {} if self.item is None else {"Item": _item_to_wire(self.item)}
+    def members(self) -> dict:
+        return {} if self.item is None else {"Item": self.item}
 
 
 class DuplicateItemException(DynamoDBError):
@@ -102,12 +107,13 @@ class CancellationReason:
     def __repr__(self) -> str:
         return f"CancellationReason({self.code!r}, {self.message!r})"
 
-    def to_wire(self) -> dict:
+    def as_dict(self) -> dict:
+        """The reason as DynamoDB's JSON carries it (the item in engine values)."""
         out = {"Code": self.code}
         if self.message is not None:
             out["Message"] = self.message
         if self.item is not None:
-            out["Item"] = _item_to_wire(self.item)
+            out["Item"] = self.item
         return out
 
     def __eq__(self, other) -> bool:
@@ -124,8 +130,8 @@ class TransactionCanceledException(DynamoDBError):
             f"Transaction cancelled, please refer cancellation reasons for specific reasons [{codes}]")
         self.reasons = reasons
 
-    def wire_members(self) -> dict:
-        return {"CancellationReasons": [reason.to_wire() for reason in self.reasons]}
+    def members(self) -> dict:
+        return {"CancellationReasons": [reason.as_dict() for reason in self.reasons]}
 
 
 class TransactionConflictException(DynamoDBError):
@@ -194,8 +200,3 @@ def _registry() -> dict[str, type[DynamoDBError]]:
 def error_class(code: str) -> type[DynamoDBError]:
     """The exception class for DynamoDB's error name ``code``."""
     return _registry().get(code, DynamoDBError)
-
-
-def _item_to_wire(item: dict) -> dict:
-    from .types import item_to_wire  # why here: engine.types imports this module
-    return item_to_wire(item)

@@ -2,7 +2,7 @@
 
 These are the validated, immutable descriptions the storage layer works
 from. Building them from a CreateTable / UpdateTable request, with every
-DynamoDB validation message, lives in ``engine.table_requests``.
+DynamoDB validation message, lives in ``engine.requests.create_table``.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ class Client:
     def _raise(self, error: DynamoDBError, operation: str):
         body = {"Code": error.code, "Message": error.message}
         response = {"Error": body, "ResponseMetadata": {"HTTPStatusCode": error.http_status},
-                    **error.wire_members()}
+                    **convert(error.members(), to_wire)}
         cls = getattr(self.exceptions, error.code, ClientError)
         raise cls(response, operation) from error
 

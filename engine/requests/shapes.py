@@ -26,7 +26,7 @@ from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, COMPARISON_OPERATOR, 
                         list_of, map_of, string, structure, validate, violations)
 from ..errors import SerializationException, ValidationException
 from ..expressions.model import Path
-from ..table_requests import resolve_table_name
+from .control import resolve_table_name
 from ..types import item_size, utf8_len
 from .payload import check_transaction
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 import time
 
 from ..engine import Engine
-from ..table_requests import (check_deletable, create_table_spec, deleted_table_description,
-                              list_tables_page, make_stream_label, table_description, table_not_found, update_table_spec,
-                              validate_table_name_request, validate_update_table)
+from .control import check_deletable, table_not_found, validate_table_name_request
+from .create_table import create_table_spec
+from .descriptions import deleted_table_description, list_tables_page, make_stream_label, table_description
+from .update_table import update_table_spec, validate_update_table
 
 
 def describe(engine: Engine, table, status: str | None = None) -> dict:

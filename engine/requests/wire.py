@@ -35,6 +35,11 @@ def wire_call(engine, operation: str, request) -> dict:
     return convert(OPERATIONS[operation](engine, request), to_wire)
 
 
+def error_to_wire(error) -> dict:
+    """A DynamoDB error's JSON body, its attribute values in wire JSON."""
+    return convert(error.body(), to_wire)
+
+
 def _engine_values(operation: str, request: dict) -> dict:
     start = request.pop("ExclusiveStartKey", None)
     try:

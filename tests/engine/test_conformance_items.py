@@ -21,7 +21,7 @@ import pytest
 
 from partiql.engine import Engine
 from partiql.engine.errors import DynamoDBError
-from partiql.engine.requests.wire import wire_call
+from partiql.engine.requests.wire import error_to_wire, wire_call
 
 from .helpers import definitions, key_schema
 
@@ -634,11 +634,11 @@ def _check_error(error: DynamoDBError, expected: Raises) -> None:
     if expected.items is not None:
         assert frozenset(message[len(expected.starts):].split("; ")) == expected.items
     if expected.body is not None:
-        assert error.to_wire() == expected.body
+        assert error_to_wire(error) == expected.body
     if expected.reasons is not None:
-        assert error.to_wire()["CancellationReasons"] == expected.reasons
+        assert error_to_wire(error)["CancellationReasons"] == expected.reasons
     if expected.item is not None:
-        assert error.to_wire().get("Item") == (expected.item or None)
+        assert error_to_wire(error).get("Item") == (expected.item or None)
 
 
 def run_step(engine: Engine, current: Step):

@@ -16,6 +16,7 @@ from partiql.engine import envelope as env
 from partiql.engine.envelope import (ATTRIBUTE_MAP, ATTRIBUTE_VALUE, TABLE_NAME, blob, boolean,
                                      integer, list_of, long, map_of, string, structure)
 from partiql.engine.errors import SerializationException, ValidationException
+from partiql.engine.requests.wire import error_to_wire
 
 # ------------------------------------------------------------ stand-in shapes
 UPDATE_ITEM = structure({
@@ -112,7 +113,7 @@ def test_type_errors_win_over_the_envelope():
 @pytest.mark.parametrize("body", [None, [], "x", 3])
 def test_a_body_that_is_not_an_object(body):
     error = _raises(lambda: env.check_types(body, PUT_ITEM), SerializationException, "")
-    assert error.to_wire() == {"__type": "com.amazon.coral.service#SerializationException"}
+    assert error_to_wire(error) == {"__type": "com.amazon.coral.service#SerializationException"}
 
 
 NORMALISED = [

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from partiql.engine import table_requests as tr
+from partiql.engine.requests import control, create_table, descriptions, update_table
 from partiql.engine.errors import (LimitExceededException, ResourceNotFoundException,
                                    SerializationException, ValidationException)
 from partiql.engine.schema import IndexSpec, KeySchema, Projection, TableSpec, Throughput
@@ -76,10 +76,10 @@ def many(count, make) -> list:
 V = ValidationException
 CREATE_ERRORS = [
     # --- TableName first and alone (§2.1 step 3)
-    pytest.param(create(TableName=DROP, KeySchema=DROP), V, tr.TABLE_NAME_REQUIRED, id="case13-no-table-name"),
-    pytest.param(create(TableName="ab"), V, tr.TABLE_NAME_LENGTH, id="case12-short-name"),
-    pytest.param(create(TableName="a" * 256), V, tr.TABLE_NAME_LENGTH, id="long-name"),
-    pytest.param(create(TableName="ab", KeySchema=DROP), V, tr.TABLE_NAME_LENGTH, id="name-before-envelope"),
+    pytest.param(create(TableName=DROP, KeySchema=DROP), V, control.TABLE_NAME_REQUIRED, id="case13-no-table-name"),
+    pytest.param(create(TableName="ab"), V, control.TABLE_NAME_LENGTH, id="case12-short-name"),
+    pytest.param(create(TableName="a" * 256), V, control.TABLE_NAME_LENGTH, id="long-name"),
+    pytest.param(create(TableName="ab", KeySchema=DROP), V, control.TABLE_NAME_LENGTH, id="name-before-envelope"),
     pytest.param(create(TableName="abc;"), V,
                  "1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: "
                  "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", id="name-pattern"),
@@ -144,9 +144,9 @@ CREATE_ERRORS = [
     pytest.param(create(Tags=many(51, lambda n: {"Key": f"k{n}", "Value": "v"})), V,
                  None, id="too-many-tags"),
     # --- billing and throughput
-    pytest.param(create(TableName="Prov1", BillingMode=DROP), V, tr.BOTH_CAPACITIES, id="case102-no-throughput"),
-    pytest.param(create(BillingMode="PROVISIONED"), V, tr.BOTH_CAPACITIES, id="provisioned-no-throughput"),
-    pytest.param(create(ProvisionedThroughput=pt()), V, tr.NEITHER_CAPACITY, id="on-demand-with-throughput"),
+    pytest.param(create(TableName="Prov1", BillingMode=DROP), V, control.BOTH_CAPACITIES, id="case102-no-throughput"),
+    pytest.param(create(BillingMode="PROVISIONED"), V, control.BOTH_CAPACITIES, id="provisioned-no-throughput"),
+    pytest.param(create(ProvisionedThroughput=pt()), V, control.NEITHER_CAPACITY, id="on-demand-with-throughput"),
     pytest.param(create(BillingMode=DROP, ProvisionedThroughput=pt(10 ** 12 + 1, 10 ** 12 + 1)), V,
                  "Given value 1000000000001 for ReadCapacityUnits is out of bounds", id="read-out-of-bounds"),
     pytest.param(create(BillingMode=DROP, ProvisionedThroughput=pt(1, 10 ** 12 + 1)), V,
@@ -226,17 +226,17 @@ CREATE_ERRORS = [
     pytest.param(hr(LocalSecondaryIndexes=[index("idx", "pk", "lk")], GlobalSecondaryIndexes=[index("idx", "lk")]),
                  V, INVALID + "Duplicate index name: idx", id="duplicate-index-name"),
     # --- streams (INF texts)
-    pytest.param(create(StreamSpecification={"StreamEnabled": True}), V, tr.STREAM_VIEW_TYPE_MISSING,
+    pytest.param(create(StreamSpecification={"StreamEnabled": True}), V, control.STREAM_VIEW_TYPE_MISSING,
                  id="stream-without-view-type"),
     pytest.param(create(StreamSpecification={"StreamEnabled": False, "StreamViewType": "KEYS_ONLY"}), V,
-                 tr.STREAM_VIEW_TYPE_UNWANTED, id="disabled-stream-with-view-type"),
+                 control.STREAM_VIEW_TYPE_UNWANTED, id="disabled-stream-with-view-type"),
 ]
 
 
 @pytest.mark.parametrize("request_, error, message", CREATE_ERRORS)
 def test_create_table_errors(request_, error, message):
     with pytest.raises(error) as caught:
-        tr.create_table_spec(request_)
+        create_table.create_table_spec(request_)
     assert type(caught.value) is error
     if message is not None:
         assert caught.value.message == message
@@ -248,7 +248,7 @@ def test_case115_only_ten_of_27_violations():
     request = {"TableName": "abc", "AttributeDefinitions": defs(a="S", b="S"), "KeySchema": keys("a", "b"),
                "LocalSecondaryIndexes": [{}] * 9, "ProvisionedThroughput": pt()}
     with pytest.raises(ValidationException) as caught:
-        tr.create_table_spec(request)
+        create_table.create_table_spec(request)
     message = caught.value.message
     assert message.startswith("10 validation errors detected: ")
     assert f"Value null at 'localSecondaryIndexes.1.member.indexName' {NULL}" in message
@@ -289,7 +289,7 @@ CREATE_SPECS = [
 
 @pytest.mark.parametrize("request_, spec", CREATE_SPECS)
 def test_create_table_spec(request_, spec):
-    assert tr.create_table_spec(request_) == spec
+    assert create_table.create_table_spec(request_) == spec
 
 
 @pytest.mark.parametrize("request_", [
@@ -302,13 +302,13 @@ def test_create_table_spec(request_, spec):
     pytest.param(hr(LocalSecondaryIndexes=[index("lix", "pk", "lk", projection="INCLUDE")]), id="include-no-names"),
 ])
 def test_create_table_limits_accepted(request_):
-    tr.create_table_spec(request_)
+    create_table.create_table_spec(request_)
 
 
 def test_create_does_not_mutate_the_request():
     request = create(StreamSpecification={"StreamEnabled": "yes", "StreamViewType": "KEYS_ONLY"})
     before = repr(request)
-    tr.create_table_spec(request)
+    create_table.create_table_spec(request)
     assert repr(request) == before
 
 
@@ -335,16 +335,16 @@ def gsi_create(name, *key, **options) -> dict:
 
 UPDATE_ERRORS = [
     # (spec, request, error class, message)
-    pytest.param(*update(HASH), V, tr.NOTHING_TO_UPDATE, id="case107-nothing"),
-    pytest.param(*update(HASH, GlobalSecondaryIndexUpdates=[]), V, tr.NOTHING_TO_UPDATE, id="empty-gsi-updates"),
-    pytest.param(HASH, {"BillingMode": "PROVISIONED"}, V, tr.TABLE_NAME_REQUIRED, id="no-table-name"),
-    pytest.param(HASH, {"TableName": "ab", "BillingMode": "x"}, V, tr.TABLE_NAME_LENGTH, id="short-table-name"),
+    pytest.param(*update(HASH), V, control.NOTHING_TO_UPDATE, id="case107-nothing"),
+    pytest.param(*update(HASH, GlobalSecondaryIndexUpdates=[]), V, control.NOTHING_TO_UPDATE, id="empty-gsi-updates"),
+    pytest.param(HASH, {"BillingMode": "PROVISIONED"}, V, control.TABLE_NAME_REQUIRED, id="no-table-name"),
+    pytest.param(HASH, {"TableName": "ab", "BillingMode": "x"}, V, control.TABLE_NAME_LENGTH, id="short-table-name"),
     pytest.param(*update(HASH, BillingMode="PROVISIONED"), V,
                  INVALID + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED",
                  id="provisioned-without-throughput"),
     pytest.param(*update(PROV, BillingMode="PAY_PER_REQUEST", ProvisionedThroughput=pt()), V,
-                 tr.NEITHER_CAPACITY, id="on-demand-with-throughput"),
-    pytest.param(*update(HASH, ProvisionedThroughput=pt()), V, tr.NEITHER_CAPACITY, id="throughput-on-on-demand"),
+                 control.NEITHER_CAPACITY, id="on-demand-with-throughput"),
+    pytest.param(*update(HASH, ProvisionedThroughput=pt()), V, control.NEITHER_CAPACITY, id="throughput-on-on-demand"),
     pytest.param(*update(PROV, ProvisionedThroughput=pt(10 ** 13)), V,
                  "Given value 10000000000000 for ReadCapacityUnits is out of bounds", id="out-of-bounds"),
     pytest.param(*update(PROV, ProvisionedThroughput=pt(5, 5)), V,
@@ -361,7 +361,7 @@ UPDATE_ERRORS = [
                  "GlobalSecondaryIndexUpdate.Delete must not be null", id="empty-gsi-update"),
     pytest.param(*update(PROV, GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": "gix"},
                                                              "Update": {"IndexName": "gix", "ProvisionedThroughput": pt()}}]),
-                 V, tr.GSI_UPDATE_AMBIGUOUS, id="two-actions-in-one-entry"),
+                 V, control.GSI_UPDATE_AMBIGUOUS, id="two-actions-in-one-entry"),
     pytest.param(*update(PROV, GlobalSecondaryIndexUpdates=[{"Update": {"IndexName": "gix", "ProvisionedThroughput": pt()}},
                                                             {"Delete": {"IndexName": "gix"}}]), V,
                  INVALID + "Only one global secondary index update per index is allowed simultaneously. "
@@ -370,9 +370,9 @@ UPDATE_ERRORS = [
                  f"1 validation error detected: Value null at 'globalSecondaryIndexUpdates.1.member.update."
                  f"provisionedThroughput' {NULL}", id="update-needs-throughput"),
     pytest.param(*update(HASH, AttributeDefinitions=defs(a="S", b="S"), GlobalSecondaryIndexUpdates=[
-        gsi_create("new1", "a"), gsi_create("new2", "b")]), LimitExceededException, tr.GSI_LIMIT, id="two-creates"),
+        gsi_create("new1", "a"), gsi_create("new2", "b")]), LimitExceededException, control.GSI_LIMIT, id="two-creates"),
     pytest.param(*update(HASH_GSI, AttributeDefinitions=defs(a="S"), GlobalSecondaryIndexUpdates=[
-        gsi_create("new1", "a"), {"Delete": {"IndexName": "gix"}}]), LimitExceededException, tr.GSI_LIMIT,
+        gsi_create("new1", "a"), {"Delete": {"IndexName": "gix"}}]), LimitExceededException, control.GSI_LIMIT,
         id="create-and-delete"),
     pytest.param(*update(HASH, GlobalSecondaryIndexUpdates=[gsi_create("new1", "nk")]), V,
                  INVALID + "Some index key attributes are not defined in AttributeDefinitions. Keys: [nk], "
@@ -411,7 +411,7 @@ UPDATE_ERRORS = [
                  "Table already has an enabled stream", id="case113-enable-enabled"),
     pytest.param(*update(HASH, StreamSpecification={"StreamEnabled": False}), V,
                  "Table has no stream to disable", id="case113-disable-disabled"),
-    pytest.param(*update(HASH, StreamSpecification={"StreamEnabled": True}), V, tr.STREAM_VIEW_TYPE_MISSING,
+    pytest.param(*update(HASH, StreamSpecification={"StreamEnabled": True}), V, control.STREAM_VIEW_TYPE_MISSING,
                  id="enable-without-view-type"),
 ]
 
@@ -419,7 +419,7 @@ UPDATE_ERRORS = [
 @pytest.mark.parametrize("spec, request_, error, message", UPDATE_ERRORS)
 def test_update_table_errors(spec, request_, error, message):
     with pytest.raises(error) as caught:
-        tr.update_table_spec(spec, request_)
+        update_table.update_table_spec(spec, request_)
     assert type(caught.value) is error
     assert caught.value.message == message
 
@@ -427,9 +427,9 @@ def test_update_table_errors(spec, request_, error, message):
 def test_request_errors_need_no_table():
     # §2.1: request checks precede the table lookup, so they run without a spec
     with pytest.raises(LimitExceededException):
-        tr.validate_update_table({"TableName": "Nope", "AttributeDefinitions": defs(a="S"),
+        update_table.validate_update_table({"TableName": "Nope", "AttributeDefinitions": defs(a="S"),
                                   "GlobalSecondaryIndexUpdates": [gsi_create("new1", "a"), {"Delete": {"IndexName": "old"}}]})
-    assert tr.validate_update_table({"TableName": "Nope", "DeletionProtectionEnabled": False}) == {
+    assert update_table.validate_update_table({"TableName": "Nope", "DeletionProtectionEnabled": False}) == {
         "TableName": "Nope", "DeletionProtectionEnabled": False}
 
 
@@ -478,7 +478,7 @@ UPDATE_RESULTS = [
 
 @pytest.mark.parametrize("spec, request_, fields, changes", UPDATE_RESULTS)
 def test_update_table_spec(spec, request_, fields, changes):
-    new_spec, found = tr.update_table_spec(spec, request_)
+    new_spec, found = update_table.update_table_spec(spec, request_)
     assert found == changes
     for name, expected in fields.items():
         assert getattr(new_spec, name) == expected, name
@@ -488,7 +488,7 @@ def test_update_table_spec(spec, request_, fields, changes):
 # ============================================================ TableDescription
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 TABLE_ID = "6f1d1a3c-0b9e-4c55-9a63-2f1c0b0d7e11"
-IDX = tr.create_table_spec(hr(TableName="Idx", AttributeDefinitions=defs(pk="S", sk="S", gk="S", lk="S"),
+IDX = create_table.create_table_spec(hr(TableName="Idx", AttributeDefinitions=defs(pk="S", sk="S", gk="S", lk="S"),
                               GlobalSecondaryIndexes=[index("gsi1", "gk", projection="KEYS_ONLY")],
                               LocalSecondaryIndexes=[index("lsi1", "pk", "lk")]))
 
@@ -497,7 +497,7 @@ def describe(spec, **options):
     arguments = dict(status="ACTIVE", created_at=1_700_000_000.25, item_count=3, size_bytes=40,
                      table_id=TABLE_ID, index_stats={})
     arguments.update(options)
-    return tr.table_description(spec, **arguments)
+    return descriptions.table_description(spec, **arguments)
 
 
 def test_case105_on_demand_description():
@@ -516,7 +516,7 @@ def test_case105_on_demand_description():
 
 
 def test_case106_deleted_description_is_reduced():
-    found = tr.deleted_table_description(IDX, table_id=TABLE_ID, item_count=2, size_bytes=9, created_at=5.0)
+    found = descriptions.deleted_table_description(IDX, table_id=TABLE_ID, item_count=2, size_bytes=9, created_at=5.0)
     assert found == {
         "TableName": "Idx", "TableStatus": "DELETING", "TableId": TABLE_ID,
         "TableArn": "arn:aws:dynamodb:us-east-1:123456789012:table/Idx",
@@ -573,8 +573,8 @@ def test_partitions_pass_through_and_region():
 @pytest.mark.parametrize("request_, expected", [
     ({"TableName": "Hash"}, "Hash"),
     ({"TableName": "arn:aws:dynamodb:us-east-1:123456789012:table/Hash"}, "Hash"),
-    ({}, ValidationException(tr.TABLE_NAME_REQUIRED)),
-    ({"TableName": "ab"}, ValidationException(tr.TABLE_NAME_LENGTH)),
+    ({}, ValidationException(control.TABLE_NAME_REQUIRED)),
+    ({"TableName": "ab"}, ValidationException(control.TABLE_NAME_LENGTH)),
     ({"TableName": "a b"}, ValidationException(
         "1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: Member must "
         "satisfy regular expression pattern: [a-zA-Z0-9_.-]+")),
@@ -582,21 +582,21 @@ def test_partitions_pass_through_and_region():
 ])
 def test_table_name_requests(request_, expected):
     if isinstance(expected, str):
-        assert tr.validate_table_name_request(request_) == expected
+        assert control.validate_table_name_request(request_) == expected
         return
     with pytest.raises(type(expected)) as caught:
-        tr.validate_table_name_request(request_)
+        control.validate_table_name_request(request_)
     assert caught.value.message == expected.message
 
 
 def test_deletion_protection():
-    tr.check_deletable(HASH)
+    control.check_deletable(HASH)
     with pytest.raises(ValidationException) as caught:
-        tr.check_deletable(TableSpec("Kept", KeySchema("pk", "S"), {"pk": "S"}, deletion_protection=True))
+        control.check_deletable(TableSpec("Kept", KeySchema("pk", "S"), {"pk": "S"}, deletion_protection=True))
     assert caught.value.message == ("1 validation error detected: Table 'Kept' can't be deleted while "
                                     "DeletionProtectionEnabled is set to True")
-    assert tr.table_not_found("Nope").message == "Requested resource not found: Table: Nope not found"
-    assert str(tr.table_already_exists("Hash")) == "ResourceInUseException: Table already exists: Hash"  # case 101
+    assert control.table_not_found("Nope").message == "Requested resource not found: Table: Nope not found"
+    assert str(control.table_already_exists("Hash")) == "ResourceInUseException: Table already exists: Hash"  # case 101
 
 
 # ==================================================================== ListTables
@@ -616,7 +616,7 @@ LIST_PAGES = [
 
 @pytest.mark.parametrize("request_, page", LIST_PAGES)
 def test_list_tables_page(request_, page):
-    assert tr.list_tables_page(NAMES, request_) == page
+    assert descriptions.list_tables_page(NAMES, request_) == page
 
 
 @pytest.mark.parametrize("request_, error, message", [
@@ -634,5 +634,5 @@ def test_list_tables_page(request_, page):
 ])
 def test_list_tables_errors(request_, error, message):
     with pytest.raises(error) as caught:
-        tr.list_tables_page(NAMES, request_)
+        descriptions.list_tables_page(NAMES, request_)
     assert caught.value.message == message

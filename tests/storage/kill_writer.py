@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 from partiql.engine import Engine
-from partiql.engine.sqlite_storage import SqliteStorage
+from partiql.engine.storage.sqlite import SqliteStorage
 from partiql.transfer import import_items
 
 KEYS = [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]

@@ -10,7 +10,7 @@ import pytest
 
 import partiql
 from partiql.engine.storage import StorageError
-from partiql.engine.storage_format import FORMAT_VERSION
+from partiql.engine.storage.file_format import FORMAT_VERSION
 
 from .helpers import create_simple
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from partiql.engine import Engine
-from partiql.engine.sqlite_storage import SqliteStorage
+from partiql.engine.storage.sqlite import SqliteStorage
 
 WRITER = Path(__file__).with_name("kill_writer.py")
 ROUNDS = int(os.environ.get("PARTIQL_KILL_ROUNDS", "25"))

@@ -10,8 +10,8 @@ import pytest
 import partiql
 from partiql.engine.schema import IndexSpec, KeySchema, Projection, TableSpec
 from partiql.engine.storage import StorageError
-from partiql.engine.storage_codec import encode_item, encode_spec
-from partiql.engine.storage_format import FORMAT_VERSION, create_version
+from partiql.engine.storage.codec import encode_item, encode_spec
+from partiql.engine.storage.file_format import FORMAT_VERSION, create_version
 from partiql.engine.types import from_python
 
 SPEC = TableSpec("Music", KeySchema("Artist", "S", "Song", "S"), {"Artist": "S", "Song": "S", "Year": "N"},

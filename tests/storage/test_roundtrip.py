@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 import partiql
 from partiql.engine import Engine, limits
 from partiql.engine.errors import ValidationException
-from partiql.engine.sqlite_storage import SqliteStorage
+from partiql.engine.storage.sqlite import SqliteStorage
 from partiql.engine.storage import MemoryStorage, StorageError
-from partiql.engine.storage_codec import decode_item, decode_spec, encode_item
+from partiql.engine.storage.codec import decode_item, decode_spec, encode_item
 from partiql.engine.types import parse_number
 
 from .helpers import attribute_types, create_simple, file_rows, key_schema, snapshot

@@ -1,7 +1,7 @@
 """A database in one SQLite file: every write reaches it atomically before the call returns.
 
     from partiql.engine import Engine
-    from partiql.engine.sqlite_storage import SqliteStorage
+    from partiql.engine.storage.sqlite import SqliteStorage
     db = Engine(storage=SqliteStorage("app.db"))      # opens (creating if needed) and loads
     ...
     db.storage.close()
@@ -28,12 +28,13 @@ from contextlib import contextmanager
 from itertools import groupby
 from operator import itemgetter
 
-from . import storage_format
+from . import file_format
 from .file_lock import OwnerLock
-from .partition import Record
+from ..partition import Record
 from .restore import restore_table
-from .storage import Storage, StorageError, collector_paused
-from .storage_codec import (decode_item, decode_spec, decode_state, encode_item, encode_spec, encode_state, row_hash,
+from .base import Storage, collector_paused
+from .errors import StorageError
+from .codec import (decode_item, decode_spec, decode_state, encode_item, encode_spec, encode_state, row_hash,
                             row_key)
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
@@ -66,14 +67,14 @@ class SqliteStorage(Storage):
             raise
 
     def _open(self) -> sqlite3.Connection:
-        storage_format.check_header(self.path)
+        file_format.check_header(self.path)
         try:
             # why check_same_thread=False: the engine's lock, not the thread, serialises access.
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as error:
             raise StorageError(f"cannot open {self.path}: {error}") from None
         try:
-            storage_format.prepare(db, self.path)
+            file_format.prepare(db, self.path)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA synchronous={DURABILITY[self.durability]}")
             # why: each checkpoint syncs the file; folding the log in every 10,000
@@ -84,7 +85,7 @@ class SqliteStorage(Storage):
             raise StorageError(f"cannot open {self.path}: {error}") from None
         except sqlite3.DatabaseError as error:  # not a database, malformed
             db.close()
-            raise storage_format.damaged(self.path, str(error)) from None
+            raise file_format.damaged(self.path, str(error)) from None
         except BaseException:
             db.close()
             raise
@@ -101,7 +102,7 @@ class SqliteStorage(Storage):
                     self._load_table(engine, tid, spec_text, state_text)
             except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
                 self._release()  # why: the caller never gets an engine to close
-                raise storage_format.damaged(self.path, f"{type(error).__name__}: {error}") from None
+                raise file_format.damaged(self.path, f"{type(error).__name__}: {error}") from None
 
     def _load_table(self, engine, tid: int, spec_text: str, state_text: str) -> None:
         state, layout = decode_state(state_text)
@@ -123,7 +124,7 @@ class SqliteStorage(Storage):
                 if len(rows) == 1 and not stale:
                     self._db.execute(*rows[0])  # why: a lone statement is its own transaction, and cheaper
                 elif rows or stale:
-                    with storage_format.transaction(self._db):
+                    with file_format.transaction(self._db):
                         for statement, group in groupby(rows, key=itemgetter(0)):  # in order, in runs
                             self._db.executemany(statement, [parameters for _, parameters in group])
                         for table in stale:
@@ -236,7 +237,7 @@ class SqliteStorage(Storage):
 
     @contextmanager
     def _transaction(self):
-        with self._failing("write"), storage_format.transaction(self._db):
+        with self._failing("write"), file_format.transaction(self._db):
             yield
 
     def __repr__(self) -> str:

@@ -8,8 +8,8 @@ every stored item passed them when it was written.
 
 from __future__ import annotations
 
-from .schema import TableSpec
-from .table import IndexChange, Mutation, Table
+from ..schema import TableSpec
+from ..table import IndexChange, Mutation, Table
 
 
 def restore_table(engine, spec: TableSpec, state: dict, layout: dict, records) -> Table:

@@ -24,9 +24,9 @@ import dataclasses
 import json
 from decimal import Decimal
 
-from .keys import key_bytes
-from .schema import IndexSpec, KeySchema, Projection, TableSpec, Throughput
-from .types import item_to_wire
+from ..keys import key_bytes
+from ..schema import IndexSpec, KeySchema, Projection, TableSpec, Throughput
+from ..types import item_to_wire
 
 # ------------------------------------------------------------------ items
 

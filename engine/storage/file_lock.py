@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from .storage import DatabaseLocked, StorageError
+from .errors import DatabaseLocked, StorageError
 
 try:
     import fcntl

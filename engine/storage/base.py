@@ -21,7 +21,7 @@ is opened. The engine calls it, always holding the engine lock:
 Because ``persist`` runs before the in-memory commit and raises on failure,
 a write the caller saw succeed is on disk, and a write that failed to reach
 the disk never becomes visible. ``MemoryStorage`` (the default) does
-nothing; ``partiql.engine.sqlite_storage.SqliteStorage`` keeps a single
+nothing; ``partiql.engine.storage.sqlite.SqliteStorage`` keeps a single
 SQLite file.
 """
 
@@ -29,19 +29,6 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-
-
-class StorageError(OSError):
-    """A database file cannot be opened or written; the message names the file.
-
-    An ``OSError`` because, like one, it is about the environment (a file,
-    a lock, a disk), not about a request: callers that already report
-    ``OSError`` s (the shell does) report these too.
-    """
-
-
-class DatabaseLocked(StorageError):
-    """The database file is open in another process (or another connection of this one)."""
 
 
 class Storage:
@@ -101,10 +88,3 @@ def collector_paused():
         if was_enabled:
             gc.enable()
 
-
-def open_storage(path: str | None, **options) -> Storage:
-    """``MemoryStorage`` for None, else a ``SqliteStorage`` on ``path`` (see its options)."""
-    if path is None:
-        return MemoryStorage()
-    from .sqlite_storage import SqliteStorage  # why: sqlite3 is imported only for file databases
-    return SqliteStorage(path, **options)

@@ -25,10 +25,10 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from .keys import key_hash
-from .storage import StorageError
-from .storage_codec import decode_item, decode_spec, row_key
-from .types import item_size
+from ..keys import key_hash
+from .errors import StorageError
+from .codec import decode_item, decode_spec, row_key
+from ..types import item_size
 
 APPLICATION_ID = 0x50514444  # "PQDD"
 FORMAT_VERSION = 2

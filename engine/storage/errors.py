@@ -1,0 +1,16 @@
+"""The storage layer's errors; they depend on nothing."""
+
+from __future__ import annotations
+
+
+class StorageError(OSError):
+    """A database file cannot be opened or written; the message names the file.
+
+    An ``OSError`` because, like one, it is about the environment (a file,
+    a lock, a disk), not about a request: callers that already report
+    ``OSError`` s (the shell does) report these too.
+    """
+
+
+class DatabaseLocked(StorageError):
+    """The database file is open in another process (or another connection of this one)."""
