@@ -10,11 +10,11 @@ duration, so each is atomic and a transaction is isolated.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 
 from . import limits
 from .capacity import Consumed, read_units, write_units
+from .clock import Epoch, resolve_clock
 from .errors import (CancellationReason, ConditionalCheckFailedException, DynamoDBError,
                      IdempotentParameterMismatchException, ResourceInUseException,
                      ResourceNotFoundException, TransactionCanceledException, ValidationException,
@@ -76,8 +76,10 @@ class Engine:
     """A local DynamoDB: tables, items, indexes, capacity; thread-safe."""
 
     def __init__(self, limits_: limits.Limits | None = None, region: str = "us-east-1",
-                 account: str = "123456789012", storage: Storage | None = None):
+                 account: str = "123456789012", storage: Storage | None = None, clock=None):
         self.limits = limits_ or limits.Limits()
+        self.clock = resolve_clock(clock)  # seconds; a VirtualClock in tests (engine.clock)
+        self.epoch = Epoch(self.clock)  # epoch seconds on that clock
         self.region = region
         self.account = account
         self.tables: dict[str, Table] = {}
@@ -288,7 +290,7 @@ class Engine:
     def _replay(self, token, fingerprint):
         if token is None:
             return None
-        now = time.time()
+        now = self.epoch()
         self._tokens = {t: e for t, e in self._tokens.items()
                         if now - e.at < limits.IDEMPOTENCY_WINDOW_SECONDS}
         entry = self._tokens.get(token)
@@ -300,7 +302,7 @@ class Engine:
 
     def _remember(self, token, fingerprint, result) -> None:
         if token is not None:
-            self._tokens[token] = _Idempotent(fingerprint, time.time(), result)
+            self._tokens[token] = _Idempotent(fingerprint, self.epoch(), result)
 
     # ---------------------------------------------------------------- batches
     def batch_write(self, actions: list[WriteAction], metrics: list | None = None) -> list[Consumed]:

@@ -54,6 +54,9 @@ class Mutation:
     new: Record | None  # None deletes the item
     changes: list | tuple = ()  # IndexChanges, one per index of the table
     consumed: Consumed | None = None
+    # A deletion DynamoDB makes itself (TTL expiry): charged no capacity, and
+    # its stream record carries the service's userIdentity.
+    service: bool = False
 
     @property
     def key(self) -> dict:
