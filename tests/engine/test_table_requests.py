@@ -268,7 +268,7 @@ CREATE_SPECS = [
                         DeletionProtectionEnabled=True, Tags=[{"Key": "k", "Value": ""}],
                         SSESpecification={"Enabled": True}, TableClass="STANDARD", Unknown={"x": 1}),
                  TableSpec("Hash", KeySchema("pk", "S"), {"pk": "S"}, stream_view_type="NEW_AND_OLD_IMAGES",
-                           deletion_protection=True), id="stream-and-flags"),
+                           deletion_protection=True, tags=(("k", ""),)), id="stream-and-flags"),
     pytest.param(create(StreamSpecification={"StreamEnabled": False}),
                  TableSpec("Hash", KeySchema("pk", "S"), {"pk": "S"}), id="stream-disabled"),
     pytest.param(hr(AttributeDefinitions=defs(pk="S", sk="N", gk="S", lk="B"),
