@@ -65,7 +65,7 @@ def main(argv: list, stdout=None, stderr=None) -> int:
     if server.open_bind:
         print(server.OPEN_BIND_WARNING.format(host=args.host), file=stderr)
     served = f"database {args.database}" if args.database else "an in-memory database (lost on exit)"
-    print(f"partiql serve: listening on {server.url}, serving {served}", file=stdout, flush=True)
-    server.run()
+    server.run(ready=lambda: print(f"partiql serve: listening on {server.url}, serving {served}",
+                                   file=stdout, flush=True))
     print("partiql serve: stopped, database closed", file=stderr, flush=True)
     return 0

@@ -77,18 +77,23 @@ class Server:
             self.sweeper.stop()
             self.socket.close()
 
-    def run(self) -> None:
-        """Serve in this thread until SIGINT or SIGTERM; the database is closed on the way out."""
+    def run(self, ready=None) -> None:
+        """Serve in this thread until SIGINT or SIGTERM; the database is closed on the way out.
+
+        ``ready()`` is called once the signals are caught (announce the server then).
+        """
         try:
             with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-                runner.run(self._serve_with_signals())
+                runner.run(self._serve_with_signals(ready))
         finally:
             self.connection.close()
 
-    async def _serve_with_signals(self) -> None:
+    async def _serve_with_signals(self, ready) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, self._exit)
+        if ready is not None:
+            ready()
         await self.serve()
 
     def _exit(self) -> None:
