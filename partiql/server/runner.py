@@ -24,6 +24,7 @@ import threading
 
 from .asgi import App
 from .handler import Handler
+from .protocol import protocol_class
 from .sigv4 import Verifier
 from .ttl import DEFAULT_INTERVAL, Sweeper
 
@@ -67,7 +68,7 @@ class Server:
         """Serve until ``should_exit``; then drain connections and stop the sweep."""
         import uvicorn  # noqa: PLC0415 - the server stack loads only when serving
 
-        config = uvicorn.Config(self.app, http="httptools", loop="none", lifespan="off",
+        config = uvicorn.Config(self.app, http=protocol_class(), loop="none", lifespan="off",
                                 log_level="warning", access_log=False)
         self._uvicorn = _uvicorn_server(config)
         self.sweeper.start()

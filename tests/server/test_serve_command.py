@@ -94,7 +94,8 @@ def test_sigterm_under_load_loses_no_acknowledged_write(tmp_path):
     assert sum(map(len, acknowledged)) > CLIENTS  # every client got writes through
     with partiql.connect(path) as db:  # the file is closed and unlocked
         stored = {}
-        for item in db.engine.scan(TableName="Load")["Items"]:
-            stored.setdefault(item["pk"], set()).add(int(item["sk"]))
+        for page in db.pages("SELECT pk, sk FROM Load"):
+            for item in page.items:
+                stored.setdefault(item["pk"], set()).add(int(item["sk"]))
         for number, sequences in enumerate(acknowledged):
             assert set(sequences) <= stored.get(f"c{number}", set())
