@@ -314,7 +314,7 @@ def create_table_spec(request: dict) -> TableSpec:
     message. SSESpecification and TableClass are validated but not part of
     TableSpec; Tags become the table's tags (ListTagsOfResource). "Table already exists" is the storage layer's check.
     """
-    checked = control_request(request, CREATE_TABLE)
+    checked = control_request(request, CREATE_TABLE, length_alone=False)
     context = _Create(checked)
     raise_first(CREATE_TABLE_CHECKS, context)
     mode = context.mode
