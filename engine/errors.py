@@ -166,6 +166,38 @@ class RequestLimitExceeded(DynamoDBError):
     pass
 
 
+class TableNotFoundException(DynamoDBError):
+    """The backup operations' missing table (``Table not found: <name>``)."""
+
+
+class AccessDeniedException(DynamoDBError):
+    namespace = CORAL_NS
+    message_key = "Message"
+
+
+# The wire front door's errors (item-api §1.1): a bad target carries no message
+# at all, hence the capitalised key (an empty ``Message`` is omitted).
+class UnknownOperationException(DynamoDBError):
+    namespace = CORAL_NS
+    message_key = "Message"
+
+
+class MissingAuthenticationTokenException(DynamoDBError):
+    namespace = CORAL_NS
+
+
+class IncompleteSignatureException(DynamoDBError):
+    namespace = CORAL_NS
+
+
+class InvalidSignatureException(DynamoDBError):
+    namespace = CORAL_NS
+
+
+class UnrecognizedClientException(DynamoDBError):
+    namespace = CORAL_NS
+
+
 class InternalServerError(DynamoDBError):
     http_status = 500
 

@@ -59,6 +59,16 @@ IN_MAX_OPERANDS = 100
 MAX_EXPRESSION_BYTES = 4096
 MAX_EXPRESSION_OPERATORS = 300
 
+# Tags (item-api §5.17) and TTL (§6).
+MAX_TAGS = 50
+MAX_TAG_KEY = 128
+MAX_TAG_VALUE = 256
+MAX_RESOURCE_ARN = 1283
+TTL_MAX_AGE_SECONDS = 5 * 365 * 24 * 3600  # older expiry times are ignored (DG: "5 years")
+# DescribeLimits: DynamoDB Local's fixed figures (item-api §5.19).
+ACCOUNT_MAX_CAPACITY_UNITS = 80_000
+TABLE_MAX_CAPACITY_UNITS = 40_000
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -67,3 +77,4 @@ class Limits:
     partition_bytes: int = PARTITION_BYTES
     page_bytes: int = PAGE_BYTES
     lsi_collection_bytes: int = LSI_COLLECTION_BYTES
+

@@ -92,6 +92,8 @@ class TableSpec:
     indexes: tuple[IndexSpec, ...] = ()
     stream_view_type: str | None = None
     deletion_protection: bool = False
+    ttl_attribute: str | None = None  # UpdateTimeToLive's AttributeName while TTL is enabled
+    tags: tuple[tuple[str, str], ...] = ()  # (key, value) in the order they were first set
 
     @property
     def billing_mode(self) -> str:

@@ -22,7 +22,7 @@ DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Eve
 EPILOG = ("Statements end with ';'. With -e, -f or statements on stdin the shell runs them as a script: "
           "results on stdout, status lines and errors on stderr, exit status 1 if any failed. "
           "Also: partiql DATABASE import FILE TABLE [--format F] [--continue-on-error] and "
-          "partiql DATABASE export TABLE FILE [--format F].")
+          "partiql DATABASE export TABLE FILE [--format F]; partiql serve [DATABASE] serves DynamoDB's HTTP API.")
 
 
 class _Script(argparse.Action):
@@ -62,6 +62,11 @@ def _settings(args):
 
 def main(argv: list | None = None) -> int:
     """Run the shell; the exit status is 0 when every statement succeeded."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:  # partiql serve … (the server stack loads only then)
+        from partiql.server.cli import main as serve
+
+        return serve(argv[1:])
     code = transfer.subcommand(argv)  # partiql DATABASE import|export …
     if code is not None:
         return code

@@ -20,6 +20,9 @@ ROUTES = {
     "Query": "reads", "Scan": "reads",
     "BatchGetItem": "batches", "BatchWriteItem": "batches", "TransactGetItems": "batches",
     "TransactWriteItems": "batches",
+    "UpdateTimeToLive": "ttl", "DescribeTimeToLive": "ttl",
+    "TagResource": "tags", "UntagResource": "tags", "ListTagsOfResource": "tags",
+    "DescribeLimits": "account", "DescribeContinuousBackups": "account",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..engine import Engine, WriteAction, per_table
-from ..errors import ValidationException
+from ..errors import CancellationReason, TransactionCanceledException, ValidationException
 from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
 from ..types import to_wire
 from . import shapes
@@ -108,11 +108,19 @@ def transact_get_items(engine: Engine, request: dict) -> dict:
     request = shapes.check("TransactGetItems", request)
     gets = [entry["Get"] for entry in request["TransactItems"]]
     projections = [projection_paths(get) for get in gets]
-    reads = []
-    for get, paths in zip(gets, projections):
+    reads, invalid = [], None
+    for position, (get, paths) in enumerate(zip(gets, projections)):
         table = engine.table(table_name(get))
         check_key_paths(table.spec, get, paths)
-        reads.append((table.name, key_from_request(table.spec.key, get["Key"])))
+        try:
+            reads.append((table.name, key_from_request(table.spec.key, get["Key"])))
+        except ValidationException as error:
+            # why: DynamoDB (2026-04) cancels the transaction over an invalid Key, the first
+            # one reported as ValidationError and the others as None, as TransactWriteItems does.
+            invalid = invalid or (position, error.message)
+    if invalid is not None:
+        raise TransactionCanceledException([CancellationReason("ValidationError", invalid[1]) if i == invalid[0]
+                                            else CancellationReason() for i in range(len(gets))])
     records, consumed = engine.transact_get(reads)
     responses = [{} if record is None else {"Item": shaped(record, paths)}
                  for record, paths in zip(records, projections)]

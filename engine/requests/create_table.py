@@ -311,10 +311,10 @@ def create_table_spec(request: dict) -> TableSpec:
     """Validate a CreateTable request (§5.1) and return the table's spec.
 
     Raises SerializationException or ValidationException with DynamoDB's
-    message. SSESpecification, Tags and TableClass are validated but not
-    part of TableSpec. "Table already exists" is the storage layer's check.
+    message. SSESpecification and TableClass are validated but not part of
+    TableSpec; Tags become the table's tags (ListTagsOfResource). "Table already exists" is the storage layer's check.
     """
-    checked = control_request(request, CREATE_TABLE)
+    checked = control_request(request, CREATE_TABLE, length_alone=False)
     context = _Create(checked)
     raise_first(CREATE_TABLE_CHECKS, context)
     mode = context.mode
@@ -326,7 +326,8 @@ def create_table_spec(request: dict) -> TableSpec:
         name=checked["TableName"], key=_key(checked["KeySchema"], types), attribute_types=types,
         throughput=throughput_spec(checked.get("ProvisionedThroughput")) if mode == PROVISIONED else None,
         indexes=indexes, stream_view_type=_stream_view_type(checked),
-        deletion_protection=checked.get("DeletionProtectionEnabled", False))
+        deletion_protection=checked.get("DeletionProtectionEnabled", False),
+        tags=tuple({tag["Key"]: tag["Value"] for tag in checked.get("Tags", ())}.items()))
 
 
 # ============================================================ UpdateTable (§5.6)

@@ -385,8 +385,19 @@ def interpreted_envelope(operation: str, request, shapes: dict = SHAPES) -> dict
         return check_types(request, shapes[operation])  # raises
     checked = check_types(request, _pruned(operation, wire, frozenset(request)))
     _RESOLVERS.get(operation, _resolve_top)(checked)
-    validate(checked, _pruned(operation, wire, _present(checked)))
+    if checked.get("RequestItems") == {}:
+        raise ValidationException(f"The requestItems parameter is required for {operation}")
+    shape = _pruned(operation, wire, _present(checked))
+    if checked.get("TableName") == "":
+        shape = dict(shape, members={**shape["members"], "TableName": _TABLE_ARN})
+    validate(checked, shape)
     return checked
+
+
+# why (corrections recorded against DynamoDB 2026-04, issue #14 point 5): TableName is
+# a TableArn (1..1024) in the model, so an empty one gets that single length item;
+# an empty RequestItems map gets BatchGetItem's / BatchWriteItem's own sentence.
+_TABLE_ARN = string(required=True, min_len=1, max_len=1024)
 
 
 def check(operation: str, request) -> dict:

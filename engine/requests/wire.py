@@ -28,11 +28,21 @@ _UNPREFIXED_START = ("Input collection", "One or more parameter values were inva
 
 def wire_call(engine, operation: str, request) -> dict:
     """Run ``operation`` on a wire-JSON request; the wire-JSON response."""
-    if operation in shapes.WIRE_SHAPES:
-        request = shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)
-        request = _SPELLING.get(operation, _as_is)(request)
-        request = _engine_values(operation, request)
+    if not carries_values(operation):
+        return OPERATIONS[operation](engine, request)
+    request = shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)
+    request = _SPELLING.get(operation, _as_is)(request)
+    request = _engine_values(operation, request)
     return convert(OPERATIONS[operation](engine, request), to_wire)
+
+
+def carries_values(operation: str) -> bool:
+    """Whether ``operation``'s requests and responses hold attribute values (the item operations).
+
+    why: the others must not be walked by ``convert``: a tag's ``Value`` is
+    text, not the legacy AttributeValueUpdate's attribute value.
+    """
+    return operation in shapes.WIRE_SHAPES
 
 
 def error_to_wire(error) -> dict:

@@ -189,7 +189,9 @@ CASES = [
                         "ALL_PROJECTED_ATTRIBUTES]")]),
     (12, [fails("CreateTable", {"TableName": "ab", "AttributeDefinitions": _attrs(("a", "S")),
                                 "KeySchema": _keys("a"), "BillingMode": "PAY_PER_REQUEST"},
-                message="TableName must be at least 3 characters long and at most 255 characters long")]),
+                # corrected against DynamoDB 2026-04 (issue #14 point 5): the envelope form
+                message="1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: "
+                        "Member must have length greater than or equal to 3")]),
     (13, [fails("CreateTable", {"AttributeDefinitions": _attrs(("a", "S")), "KeySchema": _keys("a"),
                                 "BillingMode": "PAY_PER_REQUEST"},
                 message="The parameter 'TableName' is required but was not present in the request")]),

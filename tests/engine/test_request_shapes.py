@@ -87,8 +87,9 @@ ROWS = [
         "Shapes": [{"DeleteRequest": {"Key": {"pk": "p", "sk": i}}} for i in range(13)],
         "Other": [{"DeleteRequest": {"Key": {"pk": "p", "sk": i}}} for i in range(13)]}),
      "ValidationException", "Too many items requested for the BatchWriteItem call"),
+    # corrected against DynamoDB 2026-04 (issue #14 point 5)
     ("BatchWriteItem empty", "batch_write_item", dict(RequestItems={}), "ValidationException",
-     _violation("{}", "requestItems", "Member must have length greater than or equal to 1")),
+     "The requestItems parameter is required for BatchWriteItem"),
     ("BatchWriteItem PutRequest without Item", "batch_write_item", dict(RequestItems={"Shapes": [{"PutRequest": {}}]}),
      "ValidationException", _violation(None, "requestItems.Shapes.member.1.member.putRequest.item",
                                        "Member must not be null")),

@@ -77,9 +77,16 @@ V = ValidationException
 CREATE_ERRORS = [
     # --- TableName first and alone (§2.1 step 3)
     pytest.param(create(TableName=DROP, KeySchema=DROP), V, control.TABLE_NAME_REQUIRED, id="case13-no-table-name"),
-    pytest.param(create(TableName="ab"), V, control.TABLE_NAME_LENGTH, id="case12-short-name"),
-    pytest.param(create(TableName="a" * 256), V, control.TABLE_NAME_LENGTH, id="long-name"),
-    pytest.param(create(TableName="ab", KeySchema=DROP), V, control.TABLE_NAME_LENGTH, id="name-before-envelope"),
+    # CreateTable's name length is an envelope item (corrected against DynamoDB 2026-04, issue #14 point 5)
+    pytest.param(create(TableName="ab"), V, "1 validation error detected: Value 'ab' at 'tableName' failed to "
+                 "satisfy constraint: Member must have length greater than or equal to 3", id="case12-short-name"),
+    pytest.param(create(TableName="a" * 256), V, f"1 validation error detected: Value '{'a' * 256}' at "
+                 "'tableName' failed to satisfy constraint: Member must have length less than or equal to 255",
+                 id="long-name"),
+    pytest.param(create(TableName="ab", KeySchema=DROP), V, "2 validation errors detected: Value 'ab' at "
+                 "'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; "
+                 "Value null at 'keySchema' failed to satisfy constraint: Member must not be null",
+                 id="name-in-envelope"),
     pytest.param(create(TableName="abc;"), V,
                  "1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: "
                  "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", id="name-pattern"),
@@ -268,7 +275,7 @@ CREATE_SPECS = [
                         DeletionProtectionEnabled=True, Tags=[{"Key": "k", "Value": ""}],
                         SSESpecification={"Enabled": True}, TableClass="STANDARD", Unknown={"x": 1}),
                  TableSpec("Hash", KeySchema("pk", "S"), {"pk": "S"}, stream_view_type="NEW_AND_OLD_IMAGES",
-                           deletion_protection=True), id="stream-and-flags"),
+                           deletion_protection=True, tags=(("k", ""),)), id="stream-and-flags"),
     pytest.param(create(StreamSpecification={"StreamEnabled": False}),
                  TableSpec("Hash", KeySchema("pk", "S"), {"pk": "S"}), id="stream-disabled"),
     pytest.param(hr(AttributeDefinitions=defs(pk="S", sk="N", gk="S", lk="B"),

@@ -1,0 +1,71 @@
+"""``partiql serve [DATABASE] [--host 127.0.0.1] [--port 8000] [--credentials ID:SECRET] [--ttl-interval S]``.
+
+Prints one line with the address (``http://HOST:PORT``, the port the OS
+chose for ``--port 0``) and the database served, then serves until SIGINT
+or SIGTERM, drains and closes the database cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SERVE = "serve"
+
+
+def is_serve(argv: list) -> bool:
+    """Whether a ``partiql`` command line asks for the server."""
+    return bool(argv) and argv[0] == SERVE
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .ttl import DEFAULT_INTERVAL
+
+    parser = argparse.ArgumentParser(
+        prog="partiql serve", description="Serve a database over DynamoDB's HTTP API, for every AWS SDK, "
+        "the AWS CLI and GUI tools (endpoint URL http://HOST:PORT, any region).")
+    parser.add_argument("database", nargs="?", metavar="DATABASE",
+                        help="database file (created if needed; default: an in-memory database)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0 lets the OS pick)")
+    parser.add_argument("--credentials", metavar="ID:SECRET",
+                        help="verify SigV4 signatures made with this access key (default: accept any)")
+    parser.add_argument("--ttl-interval", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
+                        help=f"seconds between Time to Live sweeps (default: {DEFAULT_INTERVAL:g})")
+    return parser
+
+
+def main(argv: list, stdout=None, stderr=None) -> int:
+    """Run ``partiql serve …`` (``argv`` without the word ``serve``); the exit status."""
+    import partiql
+
+    from .runner import Server
+    from .sigv4 import parse_credentials
+
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        credentials = parse_credentials(args.credentials) if args.credentials else None
+    except ValueError as error:
+        parser.error(str(error))
+    if args.ttl_interval <= 0:
+        parser.error("--ttl-interval takes a positive number of seconds")
+    try:
+        db = partiql.connect(args.database)
+    except OSError as error:  # StorageError and DatabaseLocked too
+        print(f"partiql: {error}", file=stderr)
+        return 1
+    try:
+        server = Server(db, args.host, args.port, credentials=credentials, ttl_interval=args.ttl_interval)
+    except OSError as error:
+        db.close()
+        print(f"partiql: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=stderr)
+        return 1
+    if server.open_bind:
+        print(server.OPEN_BIND_WARNING.format(host=args.host), file=stderr)
+    served = f"database {args.database}" if args.database else "an in-memory database (lost on exit)"
+    server.run(ready=lambda: print(f"partiql serve: listening on {server.url}, serving {served}",
+                                   file=stdout, flush=True))
+    print("partiql serve: stopped, database closed", file=stderr, flush=True)
+    return 0

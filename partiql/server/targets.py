@@ -1,0 +1,46 @@
+"""Which API answers an ``X-Amz-Target`` prefix: a registry, one entry per API version.
+
+An entry's ``call(connection, operation, request)`` takes the decoded JSON
+request and returns the response dict (None: an empty body, as TagResource
+answers). ``operations`` is every operation name the API knows; any other
+name is an UnknownOperationException. The Streams API joins with one line::
+
+    TARGETS["DynamoDBStreams_20120810"] = on_engine(STREAMS_OPERATIONS, streams_call)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from partiql.engine.requests import OPERATIONS as ENGINE_OPERATIONS
+from partiql.engine.requests.wire import wire_call
+from partiql.wire import OPERATIONS as STATEMENT_OPERATIONS, statement_call
+
+
+@dataclass(frozen=True)
+class Target:
+    """One API version: its operation names and the call that runs them."""
+
+    operations: Collection[str]
+    call: Callable
+
+
+def on_engine(operations: Collection[str], call: Callable) -> Target:
+    """A Target whose ``call(engine, operation, request)`` needs only the engine."""
+    return Target(frozenset(operations),
+                  lambda connection, operation, request: call(connection.engine, operation, request))
+
+
+def _dynamodb(connection, operation: str, request):
+    if operation in STATEMENT_OPERATIONS:
+        return statement_call(connection, operation, request)
+    return wire_call(connection.engine, operation, request)
+
+
+# DescribeEndpoints names the server's own address, so the handler answers it.
+DESCRIBE_ENDPOINTS = "DescribeEndpoints"
+
+TARGETS: dict[str, Target] = {
+    "DynamoDB_20120810": Target(frozenset((*ENGINE_OPERATIONS, *STATEMENT_OPERATIONS)), _dynamodb),
+}
