@@ -10,7 +10,7 @@ import partiql
 from partiql.api import Connection
 from partiql.engine import Engine
 from partiql.engine.clock import VirtualClock
-from partiql.server import ttl
+from partiql.engine import ttl
 
 NOW = 1_800_000_000  # epoch seconds the virtual clock starts at
 YEAR = 365 * 24 * 3600
