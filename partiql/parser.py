@@ -668,18 +668,42 @@ def grammar_text() -> str:
     return resources.files("partiql.grammar").joinpath("partiql.lark").read_text(encoding="utf-8")
 
 
-@functools.cache
+_machinery: tuple | None = None
+
+
+def _build() -> tuple:
+    """Lark, the tree builder its callbacks feed, and the fast loop over that same Lark: built once.
+
+    why: built by two threads at once, each thread would hold its own
+    builder while the cache kept the other's, and the ``?`` counter reset in
+    ``_parse`` would miss the builder actually numbering parameters (every
+    parameterised statement then failed with IndexError, for good). One
+    lock, one build, one builder.
+    """
+    global _machinery
+    if _machinery is None:
+        with _lock:
+            if _machinery is None:
+                builder = _Builder()
+                parser = Lark(grammar_text(), parser="lalr", lexer="contextual",
+                              start=["statement", "dml_statement"], transformer=builder, cache=True,
+                              maybe_placeholders=True, postlex=_PostLex(),
+                              lexer_callbacks={"IDENT": _keyword, "NUMBER": _number})
+                _machinery = (parser, builder, _fast_loop(parser))
+    return _machinery
+
+
 def _lark() -> tuple[Lark, _Builder]:
-    builder = _Builder()
-    parser = Lark(grammar_text(), parser="lalr", lexer="contextual",
-                  start=["statement", "dml_statement"], transformer=builder, cache=True,
-                  maybe_placeholders=True, postlex=_PostLex(),
-                  lexer_callbacks={"IDENT": _keyword, "NUMBER": _number})
-    return parser, builder
+    """The Lark parser and its tree builder."""
+    return _build()[:2]
 
 
-@functools.cache
 def _loop() -> _Loop | None:
+    """The fast loop over ``_lark()``'s tables, or None when Lark's internals moved."""
+    return _build()[2]
+
+
+def _fast_loop(parser: Lark) -> _Loop | None:
     """The fast loop, or None when this Lark's internals are not the ones it reads.
 
     why: it reads Lark's parse table, callbacks and contextual lexers, which
@@ -687,7 +711,7 @@ def _loop() -> _Loop | None:
     Lark's own loop (a test pins that the installed Lark keeps the fast one).
     """
     try:
-        return _Loop(_lark()[0])
+        return _Loop(parser)
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
 

@@ -77,11 +77,11 @@ class StatementRunner:
             count = len(ast.parameters(stmt))
             if count > len(params):  # why: before planning, as DynamoDB reports it first
                 raise ValidationException(PARAMETER_MISMATCH)
-            with self.engine.lock:
+            with self.engine.lock:  # why: the catalog must not change under the planner; the cache is shared
                 found = plan(stmt, self.engine.tables), count
-            self._plans[key] = found
-            if len(self._plans) > PLAN_CACHE_SIZE:
-                self._plans.popitem(last=False)
+                self._plans[key] = found
+                if len(self._plans) > PLAN_CACHE_SIZE:
+                    self._plans.popitem(last=False)
         template, count = found
         if count > len(params):
             raise ValidationException(PARAMETER_MISMATCH)
