@@ -42,6 +42,7 @@ import re
 from decimal import Decimal
 
 from .errors import SerializationException, ValidationException
+from .types import checked_text, is_text
 
 MAX_REPORTED = 10
 NAME_PATTERN = "[a-zA-Z0-9_.-]+"
@@ -186,7 +187,7 @@ def _as_string(value, shape):
     _not_scalar(value, _JAVA_CLASS["String"])
     if not isinstance(value, str):
         raise SerializationException(f"{_token(value)} cannot be converted to String")
-    return value
+    return checked_text(value)
 
 
 def _as_number(value, shape):
@@ -246,7 +247,7 @@ def _as_map(value, shape):
     _container_scalar(value, shape)
     if not isinstance(value, dict):
         raise SerializationException(f"Unrecognized collection type {_java_type(shape)}")
-    return {key: _typed(element, shape["value"]) for key, element in value.items()}
+    return {checked_text(key): _typed(element, shape["value"]) for key, element in value.items()}
 
 
 def _as_structure(value, shape):
@@ -398,8 +399,12 @@ def _map_children(value, shape, path):
     if any(element is not None and _own(element, value_shape) for element in value.values()):
         yield violation(value, path, f"Map value must satisfy constraint: {_bracket(value_shape)}")
     nested = _CHILDREN.get(value_shape["type"])
+    if nested is None:
+        return
     for key, element in value.items():
-        if element is not None and nested is not None:
+        if element is None:  # INF: a null collection value reads as a null list element does
+            yield violation(None, f"{path}.{key}.member", "Member must not be null")
+        else:
             yield from nested(element, value_shape, f"{path}.{key}.member")
 
 
@@ -480,6 +485,8 @@ def _accept_string(shape: dict):
     def accept_text(value: str) -> bool:
         if (enum is not None and value not in enum) or (regex is not None and regex.fullmatch(value) is None):
             return False
+        if not value.isascii() and not is_text(value):
+            return False  # the type pass words the lone surrogate
         length = len(value) if value.isascii() else _java_length(value)
         return low <= length <= high
     if regex is not None:  # why cached: patterned strings are names (tables, indexes), few and repeated

@@ -162,6 +162,41 @@ def comparable(a, b) -> bool:
 # unsigned bytes and Decimal numerically: exactly DynamoDB's orders for S, B, N.
 
 
+# ------------------------------------------------------------------------- text
+
+LONE_SURROGATE = ("One or more parameter values were invalid: a string holds a lone surrogate "
+                  "(U+{code:04X} at character {position}), which is not Unicode text and cannot "
+                  "travel in DynamoDB's JSON protocol")
+
+
+def is_text(text: str) -> bool:
+    """Whether ``text`` is valid Unicode (holds no lone UTF-16 surrogate)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def checked_text(text: str) -> str:
+    """``text`` if it is valid Unicode; ValidationException for a lone surrogate.
+
+    The rule for every string (values, names, expressions, statements): a
+    UTF-16 surrogate half is not a character, UTF-8 cannot encode it, and
+    DynamoDB's JSON protocol cannot carry it (INF: the service's wording is
+    unknown; the message says what and where).
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValidationException(LONE_SURROGATE.format(code=ord(text[error.start]), position=error.start)) from None
+    return text
+
+
 # ------------------------------------------------------------------------- sizes
 
 def utf8_len(text: str) -> int:
@@ -295,9 +330,13 @@ def from_python(value):
     The result shares nothing with the input.
     """
     kind = type(value)
-    if kind is str or kind is bool or value is None:
+    if kind is str:
+        return checked_text(value)
+    if kind is bool or value is None:
         return value
     if kind is Decimal:
+        if not value.is_finite():  # why: boto3's TypeSerializer refuses them with these words
+            raise TypeError("Infinity and NaN not supported")
         return checked_number(value)
     if kind is int:
         # An int of at most 38 digits is already a valid, canonical number.
@@ -317,7 +356,7 @@ def from_python(value):
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, str):
-        return str(value)
+        return checked_text(str(value))
     if isinstance(value, int):
         return checked_number(Decimal(int(value)))
     raise TypeError(f"Unsupported type {type(value).__name__!r} for value {value!r}")
@@ -326,7 +365,7 @@ def from_python(value):
 def _name(key) -> str:
     if not isinstance(key, str):
         raise TypeError(f"Attribute names must be strings, not {type(key).__name__}")
-    return str(key)
+    return checked_text(str(key))
 
 
 def item_from_python(item) -> dict:
@@ -339,6 +378,8 @@ def item_from_python(item) -> dict:
 # ------------------------------------------------------------------ wire JSON
 
 def _wire_string(value, what="String"):
+    if type(value) is str:
+        return checked_text(value)
     if isinstance(value, bool):
         raise SerializationException(f"TRUE_VALUE cannot be converted to {what}" if value
                                      else f"FALSE_VALUE cannot be converted to {what}")
@@ -408,7 +449,7 @@ def _wire_bool(flag) -> bool:
 def _wire_map(members) -> dict:
     if not isinstance(members, dict):
         raise SerializationException("Unexpected value type in payload")
-    return {name: from_wire(member) for name, member in members.items()}
+    return {checked_text(name): from_wire(member) for name, member in members.items()}
 
 
 _FROM_WIRE = {
@@ -443,7 +484,7 @@ def from_wire(attribute_value):
 def item_from_wire(item) -> dict:
     if not isinstance(item, dict):
         raise SerializationException("Unexpected value type in payload")
-    return {name: from_wire(value) for name, value in item.items()}
+    return {checked_text(name): from_wire(value) for name, value in item.items()}
 
 
 def _b64(data: bytes) -> str:

@@ -182,8 +182,16 @@ class Connection:
 
 
 def _python_params(parameters) -> list:
+    """The engine values of a statement's parameters: a list (or tuple) of Python values.
+
+    why a TypeError: like boto3's, for a caller's programming error; a string
+    or a number is not silently taken as a sequence of parameters.
+    """
     if parameters is None:
         return []
+    if not isinstance(parameters, (list, tuple)):
+        raise TypeError(f"parameters must be a list of values, not {type(parameters).__name__} "
+                        f"(for one parameter, pass [{parameters!r}])")
     return [from_python(value) for value in parameters]
 
 

@@ -41,7 +41,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .. import limits
 from ..errors import ValidationException
-from ..types import type_of
+from ..types import checked_text, type_of
 from .model import (
     FUNCTIONS,
     ORDERING_COMPARATORS,
@@ -439,7 +439,7 @@ def _compiled(kind: str, text: str) -> _Compiled:
     """Parse and analyse ``text`` once; the result is shared by every request using it."""
     if not text:
         return _Compiled(EMPTY)
-    size = len(text.encode("utf-8"))
+    size = len(checked_text(text).encode("utf-8"))
     if size > limits.MAX_EXPRESSION_BYTES:
         return _Compiled(TOO_LONG.format(size))
     try:

@@ -9,11 +9,13 @@ client / wire boundary.
 
 from __future__ import annotations
 
+from ..types import checked_text
+
 def _map(content, value_fn):
     """An attribute map (attribute name -> value)."""
     if not isinstance(content, dict):
         return content
-    return {name: value_fn(value) for name, value in content.items()}
+    return {checked_text(name): value_fn(value) for name, value in content.items()}
 
 
 def _maps(content, value_fn):

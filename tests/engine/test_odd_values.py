@@ -1,0 +1,158 @@
+"""Odd values on every surface (#12.3): one rule each, never an internal error.
+
+* A lone UTF-16 surrogate is not Unicode text: in a statement, a parameter,
+  a value, an attribute name, an expression or a placeholder map, through the
+  library, the boto3-shaped client, wire JSON and the HTTP handler, it is a
+  ValidationException naming the code point and its position.
+* Decimal NaN / Infinity / sNaN are refused as boto3's serializer refuses them
+  (TypeError, its words); ``"N": "NaN"`` on the wire is DynamoDB's numeric
+  conversion error.
+* Parameters that are not a list are the caller's TypeError, not a list of
+  characters; a null RequestItems entry is an envelope violation.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+
+import partiql
+from partiql.engine.errors import SerializationException, ValidationException
+from partiql.engine.requests.wire import wire_call
+from partiql.server.handler import Handler
+
+TABLE = {"TableName": "Tab", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+         "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "BillingMode": "PAY_PER_REQUEST"}
+SURROGATE = "One or more parameter values were invalid: a string holds a lone surrogate (U+D800 at character {})"
+KEY = {"pk": {"S": "a"}}
+
+
+@pytest.fixture
+def db():
+    db = partiql.connect()
+    wire_call(db.engine, "CreateTable", dict(TABLE))
+    yield db
+    db.close()
+
+
+def _count(db) -> int:
+    return len(db.execute("SELECT * FROM Tab").items)
+
+
+# --------------------------------------------------------------- lone surrogates
+
+@pytest.mark.parametrize("statement, params, position", [
+    ("SELECT * FROM Tab WHERE pk = '\ud800'", None, 30),
+    ("SELECT * FROM Tab WHERE pk = ?", ["\ud800"], 0),
+    ("INSERT INTO Tab VALUE {'pk': ?}", ["ab\ud800"], 2),
+    ("INSERT INTO Tab VALUE {'pk': 'a', 'x': ?}", [{"n\ud800": 1}], 1),
+    ("INSERT INTO Tab VALUE {'pk': 'a', 'x': ?}", [["ok", {"deep": "\ud800"}]], 0),
+    ("INSERT INTO Tab VALUE {'pk': 'a', 'x': ?}", [{"a", "b\ud800"}], 1),
+], ids=["statement", "parameter", "key-value", "map-name", "nested-value", "string-set"])
+def test_library_refuses_lone_surrogates(db, statement, params, position):
+    with pytest.raises(ValidationException) as caught:
+        db.execute(statement, params)
+    assert caught.value.message.startswith(SURROGATE.format(position))
+    assert _count(db) == 0
+
+
+@pytest.mark.parametrize("operation, request_, position", [
+    ("PutItem", {"Item": {"pk": {"S": "a"}, "\ud800": {"S": "x"}}}, 0),
+    ("PutItem", {"Item": {"pk": {"S": "a\ud800"}}}, 1),
+    ("PutItem", {"Item": {"pk": {"S": "a"}, "m": {"M": {"x\ud800": {"N": "1"}}}}}, 1),
+    ("PutItem", {"Item": {"pk": {"S": "a"}, "l": {"L": [{"SS": ["\ud800"]}]}}}, 0),
+    ("PutItem", {"Item": KEY, "ConditionExpression": "attribute_not_exists(#\ud800)"}, 22),
+    ("PutItem", {"Item": KEY, "ConditionExpression": "attribute_not_exists(#a)",
+                 "ExpressionAttributeNames": {"#a": "\ud800"}}, 0),
+    ("PutItem", {"Item": KEY, "ConditionExpression": "attribute_not_exists(#a)",
+                 "ExpressionAttributeNames": {"#\ud800": "x"}}, 1),
+    ("PutItem", {"Item": KEY, "ConditionExpression": "pk <> :v",
+                 "ExpressionAttributeValues": {":v": {"S": "\ud800"}}}, 0),
+    ("UpdateItem", {"Key": KEY, "UpdateExpression": "SET x = :v", "ExpressionAttributeValues": {":v": {"S": "z\ud800"}}}, 1),
+    ("GetItem", {"Key": KEY, "ProjectionExpression": "a, \ud800"}, 3),
+    ("Query", {"KeyConditionExpression": "pk = :v", "ExpressionAttributeValues": {":v": {"S": "\ud800"}}}, 0),
+], ids=["item-name", "key-value", "nested-name", "nested-set", "condition", "names-value", "names-key",
+        "values", "update-value", "projection", "query-value"])
+def test_wire_and_client_refuse_lone_surrogates(db, operation, request_, position):
+    request_ = {"TableName": "Tab", **request_}
+    with pytest.raises(ValidationException) as caught:
+        wire_call(db.engine, operation, json.loads(json.dumps(request_)))
+    assert caught.value.message.startswith(SURROGATE.format(position))
+    client = partiql.client(db)
+    with pytest.raises(client.exceptions.ClientError) as raised:
+        getattr(client, {"PutItem": "put_item", "UpdateItem": "update_item", "GetItem": "get_item",
+                         "Query": "query"}[operation])(**request_)
+    assert raised.value.response["Error"]["Message"].startswith(SURROGATE.format(position))
+    assert _count(db) == 0
+
+
+def test_http_handler_answers_a_surrogate_escape_with_400(db):
+    handler = Handler(db, address="localhost:1")
+    body = b'{"TableName": "Tab", "Item": {"pk": {"S": "\\ud800"}}}'
+    status, _, out = handler.handle("DynamoDB_20120810.PutItem", {"content-type": "application/x-amz-json-1.0"}, body)
+    answer = json.loads(out)
+    assert status == 400 and answer["__type"].endswith("#ValidationException")
+    assert answer["message"].startswith(SURROGATE.format(0))
+    assert _count(db) == 0
+
+
+def test_valid_astral_characters_are_still_text(db):
+    db.execute("INSERT INTO Tab VALUE {'pk': ?, '\U0001f600': ?}", ["\U0001f600", "\ud83d\ude00".encode(
+        "utf-16", "surrogatepass").decode("utf-16")])
+    assert db.execute("SELECT * FROM Tab WHERE pk = '\U0001f600'").items == [
+        {"pk": "\U0001f600", "\U0001f600": "\U0001f600"}]
+
+
+# ------------------------------------------------------------- NaN and Infinity
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "sNaN", "-NaN"])
+def test_library_refuses_non_finite_decimals_as_boto3_does(db, number):
+    with pytest.raises(TypeError, match="^Infinity and NaN not supported$"):
+        db.execute("INSERT INTO Tab VALUE {'pk': 'a', 'n': ?}", [Decimal(number)])
+    with pytest.raises(TypeError, match="^Infinity and NaN not supported$"):
+        db.execute("INSERT INTO Tab VALUE {'pk': 'a', 'n': ?}", [{"deep": [Decimal(number)]}])
+    assert _count(db) == 0
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "sNaN", "inf"])
+def test_wire_refuses_non_finite_numbers(db, number):
+    with pytest.raises(ValidationException) as caught:
+        wire_call(db.engine, "PutItem", {"TableName": "Tab", "Item": {"pk": {"S": "a"}, "n": {"N": number}}})
+    assert caught.value.message == f"The parameter cannot be converted to a numeric value: {number}"
+    assert _count(db) == 0
+
+
+# ------------------------------------------------------------------ parameters
+
+@pytest.mark.parametrize("params, shown", [(5, "int"), ("a", "str"), ({"a": 1}, "dict"), (Decimal(1), "Decimal")])
+def test_parameters_must_be_a_list(db, params, shown):
+    with pytest.raises(TypeError, match=f"^parameters must be a list of values, not {shown} "):
+        db.execute("SELECT * FROM Tab WHERE pk = ?", params)
+
+
+def test_parameters_may_be_a_tuple(db):
+    db.execute("INSERT INTO Tab VALUE {'pk': ?}", ("a",))
+    assert _count(db) == 1
+
+
+# ------------------------------------------------------------- null RequestItems
+
+@pytest.mark.parametrize("operation", ["BatchGetItem", "BatchWriteItem"])
+def test_null_request_items_entry_is_an_envelope_violation(db, operation):
+    expected = ("1 validation error detected: Value null at 'requestItems.Tab.member' "
+                "failed to satisfy constraint: Member must not be null")
+    with pytest.raises(ValidationException) as caught:
+        wire_call(db.engine, operation, {"RequestItems": {"Tab": None}})
+    assert caught.value.message == expected
+    client = partiql.client(db)
+    with pytest.raises(client.exceptions.ClientError) as raised:
+        getattr(client, "batch_get_item" if operation == "BatchGetItem" else "batch_write_item")(
+            RequestItems={"Tab": None})
+    assert raised.value.response["Error"]["Message"] == expected
+
+
+def test_serialization_errors_still_come_first():
+    with pytest.raises(SerializationException):
+        wire_call(partiql.connect().engine, "BatchGetItem", {"RequestItems": {"Tab": 5}})
