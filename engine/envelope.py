@@ -30,19 +30,21 @@ Two passes, matching DynamoDB's phases 2 and 4 (§2.1):
   strings coerced, decimals truncated for integral members).
 * ``validate(request, shape)`` — every constraint violation, at most ten of them,
   in one ``ValidationException``: ``N validation errors detected: a; b``.
+
+``engine.acceptance`` compiles a shape into the fast predicate that lets a
+well-formed request skip both passes.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import math
 import re
 from decimal import Decimal
 
 from .errors import SerializationException, ValidationException
-from .types import checked_text, is_text
+from .types import checked_text
 
 MAX_REPORTED = 10
 NAME_PATTERN = "[a-zA-Z0-9_.-]+"
@@ -309,7 +311,8 @@ def _quoted(value) -> str:
     return "null" if value is None else f"'{render_value(value)}'"
 
 
-def _java_length(value) -> int:
+def java_length(value) -> int:
+    """A string's length as Java counts it (UTF-16 code units); other sized values' len()."""
     if isinstance(value, str):
         # why: Java counts UTF-16 code units
         return len(value.encode("utf-16-le", "surrogatepass")) // 2
@@ -329,9 +332,9 @@ def _sized(value) -> bool:
 CONSTRAINTS = (
     ("pattern", lambda v, p: isinstance(v, str) and re.fullmatch(p, v) is None,
      lambda p: f"Member must satisfy regular expression pattern: {p}"),
-    ("min_len", lambda v, n: _sized(v) and _java_length(v) < n,
+    ("min_len", lambda v, n: _sized(v) and java_length(v) < n,
      lambda n: f"Member must have length greater than or equal to {n}"),
-    ("max_len", lambda v, n: _sized(v) and _java_length(v) > n,
+    ("max_len", lambda v, n: _sized(v) and java_length(v) > n,
      lambda n: f"Member must have length less than or equal to {n}"),
     ("min", lambda v, n: _is_number(v) and v < n,
      lambda n: f"Member must have value greater than or equal to {n}"),
@@ -435,103 +438,6 @@ def validate(request: dict, shape: dict) -> None:
     items = violations(request, shape)
     if items:
         raise ValidationException(envelope_message(items))
-
-
-# ============================================================= fast acceptance
-
-def acceptor(shape: dict):
-    """A predicate, compiled once from a Structure ``shape``, that holds only for
-    requests both passes would leave unchanged and find no fault in.
-
-    why: nearly every request is well-formed, and interpreting the shape data
-    for each one dominated the cost of a point operation. The predicate is
-    conservative — any null, unknown member, coercible string or nested
-    structure makes it False — and a False only means "run the two passes",
-    which then normalise the request or word DynamoDB's error exactly.
-    A present nested structure is always refused: the passes' deep copy is
-    what keeps later steps from writing into the caller's dicts.
-    """
-    members = {name: _accept_member(member) for name, member in shape["members"].items()}
-    required = frozenset(name for name, member in shape["members"].items() if member.get("required"))
-
-    def accept(value) -> bool:
-        if type(value) is not dict or not value.keys() >= required:
-            return False
-        for name, element in value.items():
-            check = members.get(name)
-            if check is None or element is None or not check(element):
-                return False
-        return True
-    return accept
-
-
-def _accept_member(shape: dict):
-    return _ACCEPTORS[shape["type"]](shape)
-
-
-def _refuse(value) -> bool:
-    return False
-
-
-def _length_bounds(shape: dict) -> tuple[int, float]:
-    return shape.get("min_len", 0), shape.get("max_len", math.inf)
-
-
-def _accept_string(shape: dict):
-    regex = re.compile(shape["pattern"]) if "pattern" in shape else None
-    enum = frozenset(shape["enum"]) if "enum" in shape else None
-    low, high = _length_bounds(shape)
-
-    def accept_text(value: str) -> bool:
-        if (enum is not None and value not in enum) or (regex is not None and regex.fullmatch(value) is None):
-            return False
-        if not value.isascii() and not is_text(value):
-            return False  # the type pass words the lone surrogate
-        length = len(value) if value.isascii() else _java_length(value)
-        return low <= length <= high
-    if regex is not None:  # why cached: patterned strings are names (tables, indexes), few and repeated
-        accept_text = functools.lru_cache(maxsize=1024)(accept_text)
-    return lambda value: type(value) is str and accept_text(value)
-
-
-def _accept_number(shape: dict):
-    types = (int, float) if shape["type"] == "Double" else (int,)
-    low, high = shape.get("min", -math.inf), shape.get("max", math.inf)
-    return lambda value: type(value) in types and math.isfinite(value) and low <= value <= high
-
-
-def _accept_sized(kinds: tuple, elements):
-    def compile_(shape: dict):
-        low, high = _length_bounds(shape)
-        check = elements(shape)
-
-        def accept(value) -> bool:
-            return type(value) in kinds and low <= len(value) <= high and check(value)
-        return accept
-    return compile_
-
-
-def _list_elements(shape: dict):
-    element = _accept_member(shape["member"])
-    return lambda value: all(item is not None and element(item) for item in value)
-
-
-def _map_entries(shape: dict):
-    key, element = _accept_member(shape["key"]), _accept_member(shape["value"])
-    return lambda value: all(key(name) and item is not None and element(item) for name, item in value.items())
-
-
-_ACCEPTORS = {
-    "String": _accept_string, "Integer": _accept_number, "Long": _accept_number, "Double": _accept_number,
-    # why: the type pass coerces boolean strings; only true booleans pass unchanged
-    "Boolean": lambda shape: lambda value: type(value) is bool,
-    # why: in-process blobs are bytes; base64 text goes through the type pass
-    "Blob": _accept_sized((bytes, bytearray), lambda shape: lambda value: True),
-    "List": _accept_sized((list,), _list_elements),
-    "Map": _accept_sized((dict,), _map_entries),
-    "Structure": lambda shape: _refuse,
-    "Value": lambda shape: lambda value: True,
-}
 
 
 def check_request(request, shape: dict) -> dict:

@@ -28,7 +28,7 @@ from partiql.engine.errors import DynamoDBError, error_class
 from partiql.engine.requests import OPERATIONS
 from partiql.engine.requests.convert import convert
 from partiql.engine.requests.wire import carries_values
-from partiql.engine.types import from_wire, to_wire
+from partiql.engine.wire_values import from_wire, to_wire
 
 from .wire import OPERATIONS as STATEMENT_OPERATIONS, statement_call
 

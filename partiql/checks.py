@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from partiql.engine.limits import IN_MAX_OPERANDS
 
-from . import ast
+from . import ast, shell_ast
 from .errors import StatementError
 from .literals import anchor, is_literal, map_pairs, to_value, unsupported
 
@@ -448,5 +448,5 @@ _STATEMENT_CHECKS: dict[type, Callable] = {
     ast.Update: _update,
     ast.Delete: _delete,
     ast.Exists: lambda stmt: _select(stmt.select),
-    ast.Explain: lambda stmt: check_statement(stmt.statement),
+    shell_ast.Explain: lambda stmt: check_statement(stmt.statement),
 }

@@ -20,12 +20,13 @@ from partiql.engine.engine import Engine, WriteAction, per_table
 from partiql.engine.errors import (ConditionalCheckFailedException, DuplicateItemException, DynamoDBError,
                                    ValidationException)
 from partiql.engine.expressions import model as m
-from partiql.engine.expressions.evaluate import compile_condition, matches, resolve
+from partiql.engine.expressions.evaluate import compile_condition, matches
+from partiql.engine.expressions.paths import resolve
 from partiql.engine.expressions.update import updated_values
 from partiql.engine.keys import check_key_sizes, check_not_empty
 from partiql.engine.partition import shaper as _shaper
-from partiql.engine.types import (MISSING, copy_value, from_wire, nesting_problem, to_wire,
-                                  values_equal)
+from partiql.engine.types import MISSING, copy_value, nesting_problem, values_equal
+from partiql.engine.wire_values import from_wire, to_wire
 
 from . import plan as p
 from .access import check_key_types, check_key_value, interval, reads

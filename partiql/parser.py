@@ -3,659 +3,27 @@
 ``parse`` reads DynamoDB's dialect plus the shell's extensions (DDL,
 EXPLAIN); ``parse_dml`` reads only what ExecuteStatement accepts. Both use
 one Lark LALR parser, built lazily from ``grammar/partiql.lark`` with the
-tree builder below plugged in as Lark's inline transformer (no parse tree
-is built), and cache results by text. A lighter loop of ours (``_Loop``)
-runs Lark's tables; Lark parses again only what the loop refuses, to
-report the error.
-
-This module is the one place where Lark's exceptions become
-``StatementError`` (see ``_syntax_error``).
+tree builder (``tree_builder``) plugged in as Lark's inline transformer (no
+parse tree is built), and cache results by text. A lighter loop of ours
+(``lalr_loop``) runs Lark's tables; Lark parses again only what the loop
+refuses, to report the error (``syntax_errors``).
 """
 
 from __future__ import annotations
 
 import functools
 import threading
-from decimal import Decimal
 from importlib import resources
-from typing import Any, Iterator
 
-from lark import Lark, Token, Transformer
+from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
-from lark.parse_tree_builder import ExpandSingleChild
-from lark.parsers.lalr_analysis import Shift
 
 from . import ast
-from .errors import StatementError
-from .keywords import TOKEN_TYPES
+from .lalr_loop import GiveUp, LalrLoop
+from .syntax_errors import syntax_error
+from .tree_builder import PostLex, TreeBuilder, keyword_token, number_token
 
 _PARSE_CACHE_SIZE = 1024
-_INT32 = range(-2**31, 2**31)
-
-
-# ---------------------------------------------------------------- spans
-
-def _span(x: Any) -> ast.Span:
-    if isinstance(x, Token):
-        return ast.Span(x.line, x.column, x.end_pos - x.start_pos, x.start_pos, x.end_pos)
-    return x.span
-
-
-def _over(first: Any, *rest: Any) -> ast.Span:
-    """The span from ``first`` to the last non-None of ``rest`` (or ``first`` alone)."""
-    last = first
-    for item in reversed(rest):
-        if item is not None:
-            last = item
-            break
-    if last is first:
-        return _span(first)
-    # why: one new Span per node, not one per end
-    end = last.end_pos if isinstance(last, Token) else last.span.end
-    if isinstance(first, Token):
-        return ast.Span(first.line, first.column, end - first.start_pos, first.start_pos, end)
-    return first.span.to(end)
-
-
-def _unquote(tok: Token) -> str:
-    """The name an IDENT/QIDENT/STRING token denotes (`""` and `''` escape a quote)."""
-    if tok.type == "IDENT":
-        return str(tok)
-    quote = tok[0]
-    return tok[1:-1].replace(quote * 2, quote)
-
-
-def _flag(tok: Any) -> bool:
-    return tok is not None
-
-
-# ---------------------------------------------------------------- lexer hooks
-
-def _keyword(tok: Token) -> Token:
-    """Reserved words lex as IDENT first; give them their keyword type."""
-    kind = TOKEN_TYPES.get(tok.lower())
-    if kind is not None:
-        tok.type = kind
-    return tok
-
-
-def _exponent_fits(exponent: str) -> bool:
-    digits = exponent.lstrip("+-").lstrip("0") or "0"
-    if len(digits) > 10:  # why: an int32 has 10 digits, and int() refuses over 4,300
-        return False
-    value = int(digits)
-    return (-value if exponent.startswith("-") else value) in _INT32
-
-
-def _number(tok: Token) -> Token:
-    """Refuse an exponent that does not fit an int32, as DynamoDB's lexer does (empty detail)."""
-    mark = max(tok.find("e"), tok.find("E"))
-    if mark >= 0 and not _exponent_fits(tok[mark + 1:]):
-        raise StatementError.syntax("", tok.line, tok.column, len(tok))
-    return tok
-
-
-class _PostLex:
-    """Keeps IDENT lexable in every parser state, so that a reserved word met
-    where no keyword fits still becomes its keyword token (and an error)."""
-
-    always_accept = ("IDENT",)
-
-    def process(self, stream):
-        return stream
-
-
-# ---------------------------------------------------------------- tree builder
-
-_LITERALS = {
-    "STRING": lambda t, s: ast.StringLit(_unquote(t), s),
-    "NUMBER": lambda t, s: ast.NumberLit(str(t), s),
-    "TRUE": lambda t, s: ast.BoolLit(True, s),
-    "FALSE": lambda t, s: ast.BoolLit(False, s),
-    "NULL": lambda t, s: ast.NullLit(s),
-    "MISSING": lambda t, s: ast.MissingLit(s),
-    "ION": lambda t, s: ast.IonLit(str(t[1:-1]), s),
-}
-
-_DDL_TYPES = {"s": "S", "string": "S", "n": "N", "number": "N", "b": "B", "binary": "B"}
-
-
-def _index_value(text: str) -> int | None:
-    """The integer a subscript denotes, or None (not an integer, or absurdly large)."""
-    number = Decimal(text)
-    if number.adjusted() > 18 or number != number.to_integral_value():
-        return None
-    return int(number)
-
-
-def _signed(op: str, text: str) -> str:
-    if op == "+":
-        return text
-    return text[1:] if text.startswith("-") else "-" + text
-
-
-def _refused_clause(name: str, c: list) -> ast.Clause:
-    keyword, expr = c
-    return ast.Clause(name, (expr,), _over(keyword, expr), _span(keyword))
-
-
-def _capacity(tok: Token) -> int:
-    if not tok.isdigit():
-        raise StatementError.syntax("Expected a whole number of capacity units",
-                                    tok.line, tok.column, len(tok))
-    return int(tok)
-
-
-class _Builder(Transformer):
-    """Lark inline transformer: one method per grammar rule (or alias), each
-    receiving the rule's children and returning an AST node (or a piece)."""
-
-    def __init__(self):
-        super().__init__()
-        self.parameters = 0
-
-    # statements
-    def statement(self, c):
-        return c[0]
-
-    dml_statement = statement
-
-    def select(self, c):
-        (start, quantifier, projection), sources, where, group_by, having, order_by, limit, offset = c
-        clauses = tuple([x for x in (group_by, having, limit, offset) if x is not None])
-        order = order_by or ()
-        span = _over(start, sources[-1], where, group_by, having, order[-1] if order else None, limit, offset)
-        return ast.Select(projection, sources, where, order, clauses, quantifier and quantifier.upper(),
-                          quantifier and _span(quantifier), span)
-
-    def select_head(self, c):
-        return c[0], c[1], c[2]
-
-    def pivot_head(self, c):
-        pivot, value, _, key = c
-        return pivot, None, ast.ProjectPivot(value, key, _over(pivot, key))
-
-    def set_quantifier(self, c):
-        return c[0]
-
-    def proj_list(self, c):
-        return ast.ProjectList(tuple(c), _over(c[0], c[-1]))
-
-    def proj_value(self, c):
-        return ast.ProjectValue(c[1], _over(c[0], c[1]))
-
-    def proj_star(self, c):
-        return ast.ProjectStar(_span(c[0]))
-
-    def proj_item(self, c):
-        expr, alias = c
-        return ast.ProjectItem(expr, alias, _over(expr, alias))
-
-    def alias(self, c):
-        keyword, name = c
-        return ast.Alias(name.name, _over(keyword or name, name))
-
-    def at_alias(self, c):
-        return ast.Alias(c[1].name, _over(c[0], c[1]))
-
-    by_alias = at_alias
-
-    def from_clause(self, c):
-        return tuple(c[1:])
-
-    def from_source(self, c):
-        expr, alias, at_alias, by_alias = c
-        target = expr
-        if isinstance(expr, ast.Path) and all(type(s) is ast.Attr for s in expr.steps):
-            target = ast.TableRef(tuple([s.name for s in expr.steps]), expr.span)
-        return ast.FromSource(target, alias, at_alias, by_alias, _over(expr, alias, at_alias, by_alias))
-
-    def where_clause(self, c):
-        return c[1]
-
-    def group_by(self, c):
-        group, by, exprs = c
-        return ast.Clause("GROUP BY", tuple(exprs), _over(group, exprs[-1]), _over(group, by))
-
-    def having(self, c):
-        return _refused_clause("HAVING", c)
-
-    def limit(self, c):
-        return _refused_clause("LIMIT", c)
-
-    def offset(self, c):
-        return _refused_clause("OFFSET", c)
-
-    def order_by(self, c):
-        return tuple(c[2:])
-
-    def order_item(self, c):
-        expr, direction = c
-        return ast.OrderItem(expr, direction and direction.upper(), _over(expr, direction))
-
-    def insert(self, c):
-        start, _, table, (keyword, value), on_conflict, returning = c
-        return ast.Insert(table, value, keyword, on_conflict, returning,
-                          _over(start, value, on_conflict, returning))
-
-    def insert_value(self, c):
-        return True, c[1]
-
-    def insert_values(self, c):
-        return False, c[0]
-
-    def on_conflict(self, c):
-        return ast.OnConflict(_over(c[0], *c[1:]), _over(c[0], c[1]))
-
-    def conflict_action(self, c):
-        return c[-1]
-
-    def update(self, c):
-        start, table, actions, where, returning = c
-        return ast.Update(table, tuple(actions), where, returning, False,
-                          _over(start, actions[-1], where, returning))
-
-    def from_update(self, c):
-        start, table, where, actions, returning = c
-        return ast.Update(table, tuple(actions), where, returning, True,
-                          _over(start, actions[-1], returning))
-
-    def delete(self, c):
-        start, _, table, where, returning = c
-        return ast.Delete(table, where, returning, _over(start, table, where, returning))
-
-    def dml_target(self, c):
-        return ast.TableRef(tuple(n.name for n in c), _over(c[0], c[-1]))
-
-    def set_clause(self, c):
-        return [c[1], *(c[2] or ())]
-
-    def set_more(self, c):
-        return [c[0], *(c[1] or ())]
-
-    def next_clause(self, c):
-        return c[-1]
-
-    def remove_clause(self, c):
-        return [ast.RemoveAction(c[1], c[1].span), *(c[2] or ())]
-
-    def remove_more(self, c):
-        return [ast.RemoveAction(c[0], c[0].span), *(c[1] or ())]
-
-    def assignment(self, c):
-        target, _, value = c
-        return ast.SetAction(target, value, _over(target, value))
-
-    def returning(self, c):
-        return ast.Returning(tuple(c[1:]), _over(c[0], c[-1]))
-
-    def returning_elem(self, c):
-        status, age, target = c
-        if isinstance(target, Token):
-            target = ast.Star(_span(target))
-        return ast.ReturningElem(status.upper(), age.upper(), target, _over(status, target))
-
-    def exists_stmt(self, c):
-        return ast.Exists(c[2], _over(c[0], c[3]))
-
-    def explain(self, c):
-        return ast.Explain(c[1], _over(c[0], c[1]))
-
-    # conditions
-    def or_(self, c):
-        return ast.Or(c[0], c[2], _over(c[0], c[2]))
-
-    def and_(self, c):
-        return ast.And(c[0], c[2], _over(c[0], c[2]))
-
-    def not_(self, c):
-        return ast.Not(c[1], _over(c[0], c[1]))
-
-    def comparison(self, c):
-        left, op, right = c
-        symbol = "<>" if op.type == "NE" else str(op)
-        return ast.Comparison(symbol, left, right, _over(left, right), _span(op))
-
-    def between(self, c):
-        operand, negated, _, low, _, high = c
-        return ast.Between(operand, low, high, _flag(negated), _over(operand, high))
-
-    def in_(self, c):
-        operand, negated, _, (items, end) = c
-        return ast.In(operand, items, _flag(negated), _over(operand, end))
-
-    def in_list(self, c):
-        return tuple(c[1] or ()), c[-1]
-
-    def like(self, c):
-        operand, negated, _, pattern, _, escape = c
-        return ast.Like(operand, pattern, escape, _flag(negated), _over(operand, pattern, escape))
-
-    def is_(self, c):
-        operand, _, negated, (type_name, type_span) = c
-        return ast.Is(operand, type_name, _flag(negated), _span(operand).to(type_span.end), type_span)
-
-    def is_type(self, c):
-        return c[0].upper(), _over(c[0], *c[1:])
-
-    # operands
-    def binary(self, c):
-        left, op, right = c
-        return ast.Binary(str(op), left, right, _over(left, right), _span(op))
-
-    def unary(self, c):
-        op, operand = c
-        span = _over(op, operand)
-        if isinstance(operand, ast.NumberLit):
-            # why: DynamoDB folds signs into number literals, even repeated ones (`- - 1`).
-            return ast.NumberLit(_signed(op, operand.text), span)
-        return ast.Unary(str(op), operand, span)
-
-    def param(self, c):
-        index = self.parameters
-        self.parameters += 1
-        return ast.Parameter(index, _span(c[0]))
-
-    def list_lit(self, c):
-        return ast.ListLit(tuple(c[1] or ()), _over(c[0], c[2]))
-
-    def tuple_lit(self, c):
-        return ast.TupleLit(tuple(c[1] or ()), _over(c[0], c[2]))
-
-    def bag_lit(self, c):
-        return ast.BagLit(tuple(c[1] or ()), _over(c[0], c[2]))
-
-    def exprs(self, c):
-        return c
-
-    pairs = exprs
-
-    def pair(self, c):
-        return ast.Pair(c[0], c[1], _over(c[0], c[1]))
-
-    def call(self, c):
-        name, _, args, end = c
-        if isinstance(args, Token):
-            args = (ast.Star(_span(args)),)
-        return ast.Call(str(name), tuple(args or ()), _over(name, end), _span(name))
-
-    def literal(self, c):
-        tok = c[0]
-        return _LITERALS[tok.type](tok, _span(tok))
-
-    def path(self, c):
-        root = ast.Attr(_unquote(c[0]), _span(c[0]))
-        if len(c) == 1:  # why: most paths are one name
-            return ast.Path((root,), root.span)
-        steps = tuple([step for step, _ in c[1:]])
-        return ast.Path((root, *steps), _over(root, c[-1][1]))
-
-    def dot_step(self, c):
-        dot, tok = c
-        if tok.type == "STAR":
-            return ast.Wildcard(".*", _over(dot, tok)), tok
-        return ast.Attr(_unquote(tok), _span(tok)), tok
-
-    def index_step(self, c):
-        _, sign, number, end = c
-        text = ("-" if sign == "-" else "") + number
-        return ast.Index(_index_value(text), text, _span(number)), end
-
-    def key_step(self, c):
-        return ast.Attr(_unquote(c[1]), _span(c[1])), c[2]
-
-    def index_star(self, c):
-        return ast.Wildcard("[*]", _over(c[0], c[2])), c[2]
-
-    def name(self, c):
-        return ast.Attr(_unquote(c[0]), _span(c[0]))
-
-    # extensions
-    def create_table(self, c):
-        start, _, if_, _, _, name, _, attrs, _, _, _, _, key, _, *options = c
-        billings = [o for o in options if isinstance(o, ast.Billing)]
-        if len(billings) > 1:
-            raise StatementError.near("BILLING MODE may be given only once", billings[1].span)
-        indexes = tuple(o for o in options if isinstance(o, ast.IndexDef))
-        return ast.CreateTable(name.name, _flag(if_), attrs, key, billings[0] if billings else None,
-                               indexes, _over(start, c[13], *options))
-
-    def attr_defs(self, c):
-        return tuple(c)
-
-    key_elems = attr_defs
-
-    def attr_def(self, c):
-        name, kind = c
-        return ast.AttributeDef(name.name, _DDL_TYPES[kind.lower()], _over(name, kind))
-
-    def key_elem(self, c):
-        name, kind = c
-        return ast.KeyElement(name.name, kind.upper(), _over(name, kind))
-
-    def billing_provisioned(self, c):
-        return ast.Billing("PROVISIONED", c[3], _over(c[0], c[3]))
-
-    def billing_on_demand(self, c):
-        return ast.Billing("PAY_PER_REQUEST", None, _over(c[0], c[3]))
-
-    def throughput(self, c):
-        return ast.Throughput(_capacity(c[1]), _capacity(c[3]), _over(c[0], c[5]))
-
-    def index_def(self, c):
-        kind, _, name, _, _, key, _, _, projection, _, throughput, end = c
-        return ast.IndexDef(kind.upper(), name.name, key, projection, throughput, _over(kind, end))
-
-    def project_all(self, c):
-        return ast.IndexProjection("ALL", (), _span(c[0]))
-
-    def project_keys(self, c):
-        return ast.IndexProjection("KEYS_ONLY", (), _over(c[0], c[1]))
-
-    def project_include(self, c):
-        names = tuple(n.name for n in c[2:-1])
-        return ast.IndexProjection("INCLUDE", names, _over(c[0], c[-1]))
-
-    def drop_table(self, c):
-        start, _, if_, _, name = c
-        return ast.DropTable(name.name, _flag(if_), _over(start, name))
-
-    def alter_billing(self, c):
-        return ast.AlterBilling(c[2].name, c[4], _over(c[0], c[4]))
-
-    def alter_create_index(self, c):
-        return ast.CreateIndex(c[2].name, c[4], _over(c[0], c[4]))
-
-    def alter_drop_index(self, c):
-        return ast.DropIndex(c[2].name, c[5].name, _over(c[0], c[5]))
-
-    def describe(self, c):
-        return ast.DescribeTable(c[2].name, _over(c[0], c[2]))
-
-    def show_tables(self, c):
-        return ast.ShowTables(_over(c[0], c[1]))
-
-
-# ---------------------------------------------------------------- syntax errors
-
-_OPERATORS = frozenset("""EQ NE LT LE GT GE PLUS MINUS STAR SLASH PERCENT CONCAT
-                          AND OR NOT IS IN LIKE BETWEEN""".split())
-_INFIX = _OPERATORS - {"NOT"}
-_KEYWORDS = frozenset(set(TOKEN_TYPES.values()) - _OPERATORS) | frozenset(
-    """TABLE TABLES SHOW EXPLAIN IF HASH RANGE BILLING MODE PROVISIONED DEMAND GSI LSI
-       PROJECTING KEYS INCLUDE RCU WCU DDL_TYPE""".split())
-_NAMES = frozenset({"IDENT", "QIDENT"})
-_ENDS = frozenset({"$END", "SEMI"})
-
-
-def _expected(state) -> set[str]:
-    return {t for t in state.parse_conf.states[state.position] if t.isupper()}
-
-
-def _previous(state) -> Any:
-    return state.value_stack[-1] if state.value_stack else None
-
-
-def _is_token(value: Any, types: frozenset[str]) -> bool:
-    return isinstance(value, Token) and value.type in types
-
-
-def _by_token(token: Token, previous: Any) -> str:
-    """What DynamoDB says about a token it cannot use where a term or clause was due."""
-    if token.type in _ENDS:
-        if _is_token(previous, _INFIX):
-            return "Missing right-hand side expression of infix operator"
-        return "Unexpected term"
-    if token.type in _OPERATORS:
-        return "Unexpected operator"
-    if token.type in _KEYWORDS:
-        return "Unexpected keyword"
-    return "Unexpected term"
-
-
-def _detail(error: UnexpectedToken) -> str:
-    """The detail DynamoDB's parser gives (spec §8.2), from the parser state and the token."""
-    state = error.state
-    expected = _expected(state)
-    previous = _previous(state)
-    if len(state.state_stack) == 1:
-        # INF: a first token that starts no statement -- including our extensions'
-        # words under parse_dml -- fails like any unknown leading word.
-        return "Expected data manipulation"
-    if _is_token(previous, frozenset({"DOT"})):
-        return "Invalid path dot component"
-    if "TYPENAME" in expected:
-        return "Expected type name"
-    if "$END" in expected:
-        return "Unexpected token after expression"
-    if expected <= _NAMES:
-        # spec: `DELETE FROM` with no table. INF: every place that only takes a
-        # name (INSERT INTO, UPDATE, SET/REMOVE targets, aliases, DDL names).
-        return "Expected identifier for simple path"
-    return _by_token(error.token, previous)
-
-
-def _end_position(text: str) -> tuple[int, int]:
-    line = text.count("\n") + 1
-    return line, len(text) - (text.rfind("\n") + 1) + 1
-
-
-def _syntax_error(error: Exception, text: str) -> StatementError:
-    """Lark's exception -> DynamoDB's `Statement wasn't well formed` error."""
-    if isinstance(error, UnexpectedCharacters):
-        # `#`, unterminated quotes and comments: DynamoDB says nothing after the
-        # colon. INF: so for any other character no token starts with (`@`, `$`).
-        return StatementError.syntax("", error.line, error.column, 1)
-    token = error.token
-    if token.type == "$END":  # Lark places it on the last token; we point past the text
-        line, column = _end_position(text)
-        return StatementError.syntax(_detail(error), line, column, 1)
-    return StatementError.syntax(_detail(error), token.line, token.column, len(token) or 1)
-
-
-# ---------------------------------------------------------------- the LALR loop
-
-class _GiveUp(Exception):
-    """The loop met a character or a token Lark's tables refuse."""
-
-
-def _reduction(rule, callbacks) -> tuple:
-    """(size, tree-builder callback, rule name) of a reduce action; no callback when the
-    rule only hands its one child on (a `?rule` with one symbol)."""
-    callback = callbacks[rule]
-    size = len(rule.expansion)
-    return size, None if type(callback) is ExpandSingleChild and size == 1 else callback, rule.origin.name
-
-
-class _Loop:
-    """Lark's LALR tables and contextual lexer, run by a loop lighter than Lark's own.
-
-    Lark builds everything from the grammar and stays the parser of record:
-    the loop takes the same tokens (each parser state's terminal regex and
-    lexer callbacks) and makes the same reductions through the same
-    tree-builder callbacks, but gives up (``_GiveUp``) at the first character
-    or token the tables refuse, and ``_parse`` lets Lark parse the text again
-    to raise its error. Why: Lark's general loop (a Python call per token, per
-    reduction and per assertion) was most of the cost of parsing a short
-    statement; here a reduction that hands its child on is a mere state change.
-    """
-
-    def __init__(self, lark: Lark):
-        lalr = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
-        table = lalr.parse_table
-        self._starts, self._ends = table.start_states, table.end_states
-        self._actions = {
-            state: {kind: arg if action is Shift else _reduction(arg, lalr.callbacks)
-                    for kind, (action, arg) in row.items()}
-            for state, row in table.states.items()}
-        self._lexers = lark.parser.lexer.lexer.lexers  # the ContextualLexer's (the post-lexer passes tokens on)
-        self._scanners: dict[int, tuple] = {}
-
-    def parse(self, text: str, start: str) -> Any:
-        """What Lark's parser returns for ``text`` from rule ``start``; ``_GiveUp`` where it raises."""
-        states, values, end_state = [self._starts[start]], [], self._ends[start]
-        for token in self._tokens(text, states):
-            states.append(self._reduce(states, values, token.type, end_state))
-            values.append(token)
-        if self._reduce(states, values, "$END", end_state) is not None:
-            raise _GiveUp  # why: a table that shifts $END is no table of Lark's
-        return values[-1]
-
-    def _reduce(self, states: list, values: list, kind: str, end_state: int) -> int | None:
-        """Reduce as the tables say for a next token of type ``kind``; the state to
-        shift it to, or None once ``$END`` completes the statement."""
-        actions = self._actions
-        while True:
-            action = actions[states[-1]].get(kind)
-            if action is None:
-                raise _GiveUp
-            if type(action) is int:
-                return action
-            size, callback, origin = action
-            if callback is None:
-                states.pop()
-            else:
-                children = values[-size:] if size else []
-                if size:
-                    del states[-size:]
-                    del values[-size:]
-                values.append(callback(children))
-            states.append(actions[states[-1]][origin])
-            if kind == "$END" and states[-1] == end_state:
-                return None
-
-    def _tokens(self, text: str, states: list) -> Iterator[Token]:
-        """The tokens of ``text`` as Lark's contextual lexer makes them: each one lexed
-        with the terminals of the parser's state at that point (``states[-1]``)."""
-        pos, line, line_start, scanners = 0, 1, 0, self._scanners
-        while pos < len(text):
-            match, callbacks, ignored, newlines = scanners.get(states[-1]) or self._scanner(states[-1])
-            found = match(text, pos)
-            if found is None:
-                raise _GiveUp
-            value, kind = found[0], found.lastgroup
-            start, start_line, column = pos, line, pos - line_start + 1
-            if kind in newlines and "\n" in value:
-                line += value.count("\n")
-                line_start = pos + value.rindex("\n") + 1
-            pos += len(value)
-            if kind in ignored and kind not in callbacks:
-                continue
-            token = Token(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
-            if kind in callbacks:
-                token = callbacks[kind](token)
-            if kind not in ignored:
-                yield token
-
-    def _scanner(self, state: int) -> tuple:
-        """(regex match, lexer callbacks, ignored types, types that may hold a newline) of
-        the lexer Lark uses in ``state``."""
-        lexer = self._lexers[state]
-        if len(lexer.scanner._mres) != 1:  # Lark splits the regex only when one fails to compile
-            raise _GiveUp
-        (regex,) = lexer.scanner._mres
-        found = self._scanners[state] = (regex.match, lexer.callback, lexer.ignore_types, lexer.newline_types)
-        return found
 
 
 # ---------------------------------------------------------------- entry points
@@ -684,26 +52,26 @@ def _build() -> tuple:
     if _machinery is None:
         with _lock:
             if _machinery is None:
-                builder = _Builder()
+                builder = TreeBuilder()
                 parser = Lark(grammar_text(), parser="lalr", lexer="contextual",
                               start=["statement", "dml_statement"], transformer=builder, cache=True,
-                              maybe_placeholders=True, postlex=_PostLex(),
-                              lexer_callbacks={"IDENT": _keyword, "NUMBER": _number})
-                _machinery = (parser, builder, _fast_loop(parser))
+                              maybe_placeholders=True, postlex=PostLex(),
+                              lexer_callbacks={"IDENT": keyword_token, "NUMBER": number_token})
+                _machinery = (parser, builder, _new_loop(parser))
     return _machinery
 
 
-def _lark() -> tuple[Lark, _Builder]:
+def lark_parser() -> tuple[Lark, TreeBuilder]:
     """The Lark parser and its tree builder."""
     return _build()[:2]
 
 
-def _loop() -> _Loop | None:
-    """The fast loop over ``_lark()``'s tables, or None when Lark's internals moved."""
+def fast_loop() -> LalrLoop | None:
+    """The fast loop over ``lark_parser()``'s tables, or None when Lark's internals moved."""
     return _build()[2]
 
 
-def _fast_loop(parser: Lark) -> _Loop | None:
+def _new_loop(parser: Lark) -> LalrLoop | None:
     """The fast loop, or None when this Lark's internals are not the ones it reads.
 
     why: it reads Lark's parse table, callbacks and contextual lexers, which
@@ -711,26 +79,26 @@ def _fast_loop(parser: Lark) -> _Loop | None:
     Lark's own loop (a test pins that the installed Lark keeps the fast one).
     """
     try:
-        return _Loop(parser)
+        return LalrLoop(parser)
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
 
 
 @functools.lru_cache(maxsize=_PARSE_CACHE_SIZE)
 def _parse(text: str, start: str) -> ast.Statement:
-    parser, builder = _lark()
-    loop = _loop()
+    parser, builder = lark_parser()
+    loop = fast_loop()
     with _lock:  # why: `?` numbering lives on the shared tree builder
         builder.parameters = 0
         if loop is not None:
             try:
                 return loop.parse(text, start)
-            except _GiveUp:
+            except GiveUp:
                 builder.parameters = 0  # why: Lark parses the text again, to raise its error
         try:
             return parser.parse(text, start=start)
         except (UnexpectedToken, UnexpectedCharacters) as error:
-            raise _syntax_error(error, text) from None
+            raise syntax_error(error, text) from None
 
 
 def parse(text: str) -> ast.Statement:

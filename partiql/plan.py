@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from partiql.engine.expressions import model as m
 from partiql.engine.expressions.render import Renderer
-from partiql.engine.types import to_wire
+from partiql.engine.wire_values import to_wire
 
 
 def _expressions(request: dict, renderer: Renderer) -> dict:

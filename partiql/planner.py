@@ -16,7 +16,7 @@ from partiql.engine.errors import ResourceNotFoundException, ValidationException
 from partiql.engine.expressions import model as m
 from partiql.engine.schema import IndexSpec, KeySchema
 
-from . import ast
+from . import ast, shell_ast
 from .access import Analysis, analyse
 from .checks import check_statement, projected_name
 from .conditions import Param, action, condition, ordered_params, path
@@ -360,7 +360,7 @@ def _billing(request: dict, billing) -> None:
         request["ProvisionedThroughput"] = _throughput(billing.throughput)
 
 
-def _index_request(index: ast.IndexDef) -> dict:
+def _index_request(index: shell_ast.IndexDef) -> dict:
     projection = {"ProjectionType": index.projection.type}
     if index.projection.type == "INCLUDE":
         projection["NonKeyAttributes"] = list(index.projection.attributes)
@@ -370,7 +370,7 @@ def _index_request(index: ast.IndexDef) -> dict:
     return out
 
 
-def _create_table(stmt: ast.CreateTable, catalog) -> TableTemplate:
+def _create_table(stmt: shell_ast.CreateTable, catalog) -> TableTemplate:
     request = {"TableName": stmt.name,
                "AttributeDefinitions": [{"AttributeName": a.name, "AttributeType": a.type}
                                         for a in stmt.attributes],
@@ -383,17 +383,17 @@ def _create_table(stmt: ast.CreateTable, catalog) -> TableTemplate:
     return TableTemplate("CreateTable", request, if_exists=stmt.if_not_exists)
 
 
-def _drop_table(stmt: ast.DropTable, catalog) -> TableTemplate:
+def _drop_table(stmt: shell_ast.DropTable, catalog) -> TableTemplate:
     return TableTemplate("DeleteTable", {"TableName": stmt.name}, if_exists=stmt.if_exists)
 
 
-def _alter_billing(stmt: ast.AlterBilling, catalog) -> TableTemplate:
+def _alter_billing(stmt: shell_ast.AlterBilling, catalog) -> TableTemplate:
     request = {"TableName": stmt.table}
     _billing(request, stmt.billing)
     return TableTemplate("UpdateTable", request)
 
 
-def _create_index(stmt: ast.CreateIndex, catalog) -> TableTemplate:
+def _create_index(stmt: shell_ast.CreateIndex, catalog) -> TableTemplate:
     table = _table(catalog, stmt.table)
     create = _index_request(stmt.index)
     types = dict(table.spec.attribute_types)
@@ -403,26 +403,26 @@ def _create_index(stmt: ast.CreateIndex, catalog) -> TableTemplate:
                                          "GlobalSecondaryIndexUpdates": [{"Create": create}]})
 
 
-def _drop_index(stmt: ast.DropIndex, catalog) -> TableTemplate:
+def _drop_index(stmt: shell_ast.DropIndex, catalog) -> TableTemplate:
     return TableTemplate("UpdateTable", {"TableName": stmt.table,
                                          "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": stmt.index}}]})
 
 
-def _describe(stmt: ast.DescribeTable, catalog) -> TableTemplate:
+def _describe(stmt: shell_ast.DescribeTable, catalog) -> TableTemplate:
     return TableTemplate("DescribeTable", {"TableName": stmt.name})
 
 
-def _show(stmt: ast.ShowTables, catalog) -> TableTemplate:
+def _show(stmt: shell_ast.ShowTables, catalog) -> TableTemplate:
     return TableTemplate("ListTables", {})
 
 
-def _explain(stmt: ast.Explain, catalog) -> ExplainTemplate:
+def _explain(stmt: shell_ast.Explain, catalog) -> ExplainTemplate:
     return ExplainTemplate(plan(stmt.statement, catalog))
 
 
 _BUILDERS = {
     ast.Select: _select, ast.Insert: _insert, ast.Update: _update, ast.Delete: _delete,
-    ast.Exists: _exists, ast.CreateTable: _create_table, ast.DropTable: _drop_table,
-    ast.AlterBilling: _alter_billing, ast.CreateIndex: _create_index, ast.DropIndex: _drop_index,
-    ast.DescribeTable: _describe, ast.ShowTables: _show, ast.Explain: _explain,
+    ast.Exists: _exists, shell_ast.CreateTable: _create_table, shell_ast.DropTable: _drop_table,
+    shell_ast.AlterBilling: _alter_billing, shell_ast.CreateIndex: _create_index, shell_ast.DropIndex: _drop_index,
+    shell_ast.DescribeTable: _describe, shell_ast.ShowTables: _show, shell_ast.Explain: _explain,
 }

@@ -316,7 +316,7 @@ def _transaction_message(error: ValidationException) -> str:
 
 
 def _fingerprint(statements) -> tuple:
-    from partiql.engine.types import to_wire
+    from partiql.engine.wire_values import to_wire
     return tuple((text, repr([to_wire(v) for v in params])) for text, params in statements)
 
 

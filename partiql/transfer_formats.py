@@ -35,8 +35,8 @@ from typing import Callable, Iterator
 
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.schema import TableSpec, all_key_names
-from partiql.engine.types import (ALL_TYPES, checked_number, from_wire, item_from_wire, item_to_wire,
-                                  number_text, parse_number)
+from partiql.engine.types import ALL_TYPES, checked_number, number_text, parse_number
+from partiql.engine.wire_values import from_wire, item_from_wire, item_to_wire
 
 
 PROGRESS_EVERY = 1000  # rows between two progress reports

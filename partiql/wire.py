@@ -17,7 +17,7 @@ from partiql.engine.envelope import (ATTRIBUTE_VALUE, RETURN_CONSUMED_CAPACITY,
                                      integer, list_of, string, structure)
 from partiql.engine.errors import DynamoDBError, reason_code
 from partiql.engine.limits import TRANSACT_MAX_ITEMS
-from partiql.engine.types import from_wire, item_to_wire
+from partiql.engine.wire_values import from_wire, item_to_wire
 
 from .statements import MAX_BATCH, MAX_STATEMENT_LENGTH
 

@@ -15,7 +15,8 @@ import io
 import json
 from decimal import Decimal
 
-from partiql.engine.types import item_to_wire, number_text
+from partiql.engine.types import number_text
+from partiql.engine.wire_values import item_to_wire
 
 FOOTER = "{shown} of {total} items shown (.last shows them all)"
 

@@ -25,7 +25,7 @@ START = "statement"
 @functools.cache
 def lark():
     """The statement parser's Lark instance (built once, from its cache)."""
-    return parser._lark()[0]
+    return parser.lark_parser()[0]
 
 
 @functools.cache

@@ -5,9 +5,9 @@ model once and returns a closure ``item -> bool``; evaluating an item is then
 a few Python calls with no ``isinstance`` dispatch. Dispatch happens at
 compile time through registries keyed by node type (``_CONDITIONS``,
 ``_OPERANDS``), function name (``_CONDITION_FUNCTIONS``,
-``_VALUE_FUNCTIONS``) and operator (``_COMPARISONS``, ``_FAST_COMPARISONS``).
-Comparisons of a top-level attribute with a literal get dedicated closures,
-because that is what almost every FilterExpression and PartiQL WHERE is.
+``_VALUE_FUNCTIONS``) and operator (``comparisons.COMPARISONS`` and its fast
+paths for a top-level attribute against a literal). Paths resolve in
+``paths``.
 
 Semantics are DynamoDB's (item-api §3.8): a path that does not resolve is
 MISSING, never an error; a comparison that cannot be made is simply false;
@@ -21,12 +21,11 @@ Operands are compiled in one of two modes. *Lenient* (conditions,
 
 from __future__ import annotations
 
-import operator
 from decimal import Decimal
-from typing import Callable
 
 from ..errors import ValidationException
 from ..types import MISSING, add_numbers, normalize_number, type_of, values_equal
+from .comparisons import COMPARISONS, ORDERED, Test, fast_comparison, top_level_name
 from .model import (
     FUNCTIONS,
     And,
@@ -41,76 +40,10 @@ from .model import (
     Predicate,
     Value,
 )
-
-Getter = Callable[[dict], object]
-Test = Callable[[dict], bool]
+from .paths import Getter, NodeCache, path_getter
 
 MISSING_ATTRIBUTE = "The provided expression refers to an attribute that does not exist in the item"
 INCORRECT_TYPE = "An operand in the update expression has an incorrect data type"
-
-# Only these three types have an order (item-api §3.8: S by UTF-8 bytes = code
-# points, N numerically, B by unsigned bytes — Python's native orders).
-_ORDERED = frozenset((str, Decimal, bytes))
-
-
-# ------------------------------------------------------------------------ paths
-
-def resolve_elements(value, elements):
-    """The value reached from ``value`` through ``elements`` (map keys, list indexes), or MISSING."""
-    for element in elements:
-        if element.__class__ is str:
-            if value.__class__ is not dict:
-                return MISSING
-            value = value.get(element, MISSING)
-        else:
-            if value.__class__ is not list or not 0 <= element < len(value):
-                return MISSING
-            value = value[element]
-    return value
-
-
-def resolve(item: dict, path: Path):
-    """The value at ``path`` in ``item``, or ``MISSING``.
-
-    Never raises: a missing attribute, ``.x`` on a non-map and ``[i]`` on a
-    non-list or past the end all give MISSING (item-api §3.4).
-    """
-    return resolve_elements(item, path.elements)
-
-
-def path_getter(path: Path) -> Getter:
-    """A compiled ``item -> value | MISSING`` for ``path``."""
-    elements = path.elements
-    if len(elements) == 1:
-        name = elements[0]
-        return lambda item: item.get(name, MISSING)
-    name, rest = elements[0], elements[1:]
-    return lambda item: resolve_elements(item.get(name, MISSING), rest)
-
-
-# ------------------------------------------------------------------- id cache
-
-class NodeCache:
-    """Compiled closures keyed by node identity.
-
-    Model nodes are frozen but may hold unhashable values (lists, maps), and
-    hashing a large tree per call would cost more than the evaluation; the
-    node itself is kept in the entry so its id cannot be reused meanwhile.
-    """
-
-    def __init__(self, build, size: int = 512):
-        self._build, self._size, self._entries = build, size, {}
-
-    def __call__(self, node, *extra):
-        key = (id(node), extra)
-        entry = self._entries.get(key)
-        if entry is not None and entry[0] is node:
-            return entry[1]
-        compiled = self._build(node, *extra)
-        if len(self._entries) >= self._size:
-            self._entries.clear()
-        self._entries[key] = (node, compiled)
-        return compiled
 
 
 # --------------------------------------------------------------------- operands
@@ -271,118 +204,21 @@ _OPERANDS = {
 }
 
 
-# ------------------------------------------------------------ generic comparisons
-
-def _equal(left: Getter, right: Getter) -> Test:
-    def equal(item):
-        a = left(item)
-        # why: missing = missing is false; a present value never equals MISSING
-        # (values_equal compares types first), so checking one side suffices.
-        return a is not MISSING and values_equal(a, right(item))
-    return equal
-
-
-def _not_equal(left: Getter, right: Getter) -> Test:
-    equal = _equal(left, right)
-    return lambda item: not equal(item)  # a missing operand makes <> true
-
-
-def _ordering(compare) -> Callable[[Getter, Getter], Test]:
-    def build(left: Getter, right: Getter) -> Test:
-        def ordered(item):
-            a, b = left(item), right(item)
-            kind = a.__class__
-            # why: a type mismatch or a missing operand is false, not an error.
-            return kind is b.__class__ and kind in _ORDERED and compare(a, b)
-        return ordered
-    return build
-
-
-_COMPARISONS = {
-    "=": _equal,
-    "<>": _not_equal,
-    "<": _ordering(operator.lt),
-    "<=": _ordering(operator.le),
-    ">": _ordering(operator.gt),
-    ">=": _ordering(operator.ge),
-}
-
-
-# ------------------------------------------- fast paths: top-level attribute vs literal
-
-def _fast_equal(name: str, constant) -> Test:
-    kind = constant.__class__
-    if kind is str or kind is bytes or (kind is Decimal and constant != 0 and constant != 1):
-        # why: only a str (bytes, Decimal) can == such a constant — except that
-        # True == Decimal(1) and False == Decimal(0), hence 0 and 1 are excluded.
-        return lambda item: item.get(name) == constant
-    if kind is Decimal:
-        return lambda item: (value := item.get(name)).__class__ is Decimal and value == constant
-    if kind is bool:
-        return lambda item: item.get(name, MISSING) is constant
-    if constant is None:  # NULL: present and null; get() alone cannot tell absent from NULL
-        return lambda item: name in item and item[name] is None
-    return lambda item: values_equal(item.get(name, MISSING), constant)
-
-
-def _fast_not_equal(name: str, constant) -> Test:
-    equal = _fast_equal(name, constant)
-    return lambda item: not equal(item)
-
-
-def _fast_ordering(compare):
-    def build(name: str, constant) -> Test | None:
-        kind = constant.__class__
-        if kind not in _ORDERED:
-            return None
-        return compare(name, constant, kind)
-    return build
-
-
-_FAST_COMPARISONS = {
-    "=": _fast_equal,
-    "<>": _fast_not_equal,
-    "<": _fast_ordering(lambda n, c, k: lambda item: (v := item.get(n)).__class__ is k and v < c),
-    "<=": _fast_ordering(lambda n, c, k: lambda item: (v := item.get(n)).__class__ is k and v <= c),
-    ">": _fast_ordering(lambda n, c, k: lambda item: (v := item.get(n)).__class__ is k and v > c),
-    ">=": _fast_ordering(lambda n, c, k: lambda item: (v := item.get(n)).__class__ is k and v >= c),
-}
-
-# ``:v < a`` is ``a > :v``.
-_MIRRORED = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-
-
-def _top_level_name(operand) -> str | None:
-    if operand.__class__ is Path and len(operand.elements) == 1:
-        return operand.elements[0]
-    return None
-
-
-def _fast_comparison(node: Comparison) -> Test | None:
-    left, right, op = node.left, node.right, node.op
-    if left.__class__ is Value and right.__class__ is Path:
-        left, right, op = right, left, _MIRRORED[op]
-    name = _top_level_name(left)
-    if name is None or right.__class__ is not Value:
-        return None
-    return _FAST_COMPARISONS[op](name, right.value)
-
-
 # ------------------------------------------------------------------- conditions
 
 def _comparison(node: Comparison) -> Test:
-    fast = _fast_comparison(node)
+    fast = fast_comparison(node)
     if fast is not None:
         return fast
-    return _COMPARISONS[node.op](compile_operand(node.left), compile_operand(node.right))
+    return COMPARISONS[node.op](compile_operand(node.left), compile_operand(node.right))
 
 
 def _between(node: Between) -> Test:
     subject = compile_operand(node.subject)
-    name = _top_level_name(node.subject)
+    name = top_level_name(node.subject)
     low, high = node.low, node.high
     if (name is not None and low.__class__ is Value and high.__class__ is Value
-            and low.value.__class__ is high.value.__class__ and low.value.__class__ in _ORDERED):
+            and low.value.__class__ is high.value.__class__ and low.value.__class__ in ORDERED):
         lo, hi, kind = low.value, high.value, low.value.__class__
         return lambda item: (v := item.get(name)).__class__ is kind and lo <= v <= hi
     low_get, high_get = compile_operand(low), compile_operand(high)
@@ -391,7 +227,7 @@ def _between(node: Between) -> Test:
         value, lo, hi = subject(item), low_get(item), high_get(item)
         kind = value.__class__
         # why: inclusive; all three must be present and of one ordered type, else false.
-        return (kind in _ORDERED and lo.__class__ is kind and hi.__class__ is kind
+        return (kind in ORDERED and lo.__class__ is kind and hi.__class__ is kind
                 and lo <= value <= hi)
     return between
 
@@ -464,7 +300,7 @@ def _not(node: Not) -> Test:
 # ------------------------------------------------------------ condition functions
 
 def _attribute_exists(args) -> Test:
-    name = _top_level_name(args[0])
+    name = top_level_name(args[0])
     if name is not None:
         return lambda item: name in item  # a NULL attribute exists
     get = compile_operand(args[0])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..types import MISSING, copy_value
-from .evaluate import resolve
+from .paths import resolve
 from .model import Path
 
 

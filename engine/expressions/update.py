@@ -19,7 +19,8 @@ from typing import Callable
 
 from ..errors import ValidationException
 from ..types import MISSING, add_numbers, copy_value, nesting_problem, type_of
-from .evaluate import INCORRECT_TYPE, NodeCache, compile_operand, resolve, resolve_elements
+from .evaluate import INCORRECT_TYPE, compile_operand
+from .paths import NodeCache, resolve, resolve_elements
 from .model import Add, Delete, Path, Remove, Set, Update, Value
 from .projection import project
 

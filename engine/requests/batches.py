@@ -7,7 +7,7 @@ import json
 from ..engine import Engine, WriteAction, per_table
 from ..errors import CancellationReason, TransactionCanceledException, ValidationException
 from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
-from ..types import to_wire
+from ..wire_values import to_wire
 from . import shapes
 from .common import (Expressions, check_key_paths, collection_metrics, projection_paths, return_capacities, shaped,
                      table_name)

@@ -14,7 +14,7 @@ import json
 
 from .. import limits
 from ..errors import ValidationException
-from ..types import to_wire
+from ..wire_values import to_wire
 from .convert import convert
 
 TRANSACTION_TOO_LARGE = "Transaction payload size cannot exceed 4MB. Payload Size: {}"

@@ -19,10 +19,11 @@ from __future__ import annotations
 import functools
 
 from .. import limits
+from ..acceptance import acceptor
 from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
                         ENGINE_VALUE, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
                         RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
-                        RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, acceptor, boolean, check_types, integer,
+                        RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, check_types, integer,
                         list_of, map_of, string, structure, validate, violations)
 from ..errors import SerializationException, ValidationException
 from ..expressions.model import Path
@@ -361,7 +362,7 @@ def _present(request: dict) -> frozenset:
 
 @functools.cache
 def _accepts(operation: str):
-    """The fast predicate of ``operation``'s in-process shape (``envelope.acceptor``)."""
+    """The fast predicate of ``operation``'s in-process shape (``acceptance.acceptor``)."""
     return acceptor(SHAPES[operation])
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from ..errors import ValidationException
-from ..types import from_wire, to_wire
+from ..wire_values import from_wire, to_wire
 from . import OPERATIONS, shapes
 from .common import prefixed
 from .convert import convert

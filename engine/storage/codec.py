@@ -26,7 +26,7 @@ from decimal import Decimal
 
 from ..keys import key_bytes
 from ..schema import IndexSpec, KeySchema, Projection, TableSpec, Throughput
-from ..types import item_to_wire
+from ..wire_values import item_to_wire
 
 # ------------------------------------------------------------------ items
 

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from partiql.engine.envelope import acceptor, check_types, violations
+from partiql.engine.acceptance import acceptor
+from partiql.engine.envelope import check_types, violations
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.requests import shapes
 

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from partiql.engine.errors import SerializationException, ValidationException
-from partiql.engine.types import (from_python, from_wire, item_size, nesting_problem, number_size,
-                                  parse_number, to_wire, type_of, values_equal)
+from partiql.engine.types import (from_python, item_size, nesting_problem, number_size, parse_number, type_of,
+                                  values_equal)
+from partiql.engine.wire_values import from_wire, to_wire
 
 # spec §5.3: number_size examples
 NUMBER_SIZES = [

@@ -7,7 +7,8 @@ from importlib import resources
 import lark
 import pytest
 
-from partiql.parser import _Builder, _PostLex, grammar_text
+from partiql.parser import grammar_text
+from partiql.tree_builder import PostLex, TreeBuilder
 
 GRAMMAR = grammar_text()
 GRAMMAR_DIR = resources.files("partiql.grammar")
@@ -27,7 +28,7 @@ def test_grammar_is_lalr_without_conflicts():
     lark.logger.addHandler(handler)
     lark.logger.setLevel(logging.DEBUG)
     try:
-        lark.Lark(GRAMMAR, parser="lalr", start=["statement", "dml_statement"], postlex=_PostLex(),
+        lark.Lark(GRAMMAR, parser="lalr", start=["statement", "dml_statement"], postlex=PostLex(),
                   maybe_placeholders=True, cache=False)
     finally:
         lark.logger.removeHandler(handler)
@@ -38,7 +39,7 @@ def test_grammar_is_lalr_without_conflicts():
 def _callback_names():
     """Names Lark calls back for: aliases, and rules not inlined away."""
     parser = lark.Lark(GRAMMAR, parser="lalr", start=["statement", "dml_statement"],
-                       postlex=_PostLex(), maybe_placeholders=True)
+                       postlex=PostLex(), maybe_placeholders=True)
     names = set()
     for rule in parser.rules:
         kept = [s for s in rule.expansion if not (s.is_term and s.filter_out)]
@@ -50,7 +51,7 @@ def _callback_names():
 
 @pytest.mark.parametrize("name", sorted(_callback_names()))
 def test_every_rule_has_a_builder_method(name):
-    assert callable(getattr(_Builder, name, None)), name
+    assert callable(getattr(TreeBuilder, name, None)), name
 
 
 def test_grammar_directory_holds_only_grammar_files():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from partiql import ast
+from partiql import ast, shell_ast
 from partiql.errors import StatementError
 from partiql.parser import parse, parse_dml
 
@@ -252,22 +252,22 @@ def test_multiline_spans():
 
 EXTENSION_CASES = [
     ("CREATE TABLE T (pk STRING) PRIMARY KEY (pk HASH)",
-     ast.CreateTable("T", False, (ast.AttributeDef("pk", "S", None),), (ast.KeyElement("pk", "HASH", None),),
+     shell_ast.CreateTable("T", False, (shell_ast.AttributeDef("pk", "S", None),), (shell_ast.KeyElement("pk", "HASH", None),),
                      None, (), None)),
     ('create table if not exists "my-t" (pk S, sk number, b B) primary key (pk hash, sk range) '
      "billing mode provisioned (5 rcu, 7 wcu)",
-     ast.CreateTable("my-t", True, (ast.AttributeDef("pk", "S", None), ast.AttributeDef("sk", "N", None),
-                                    ast.AttributeDef("b", "B", None)),
-                     (ast.KeyElement("pk", "HASH", None), ast.KeyElement("sk", "RANGE", None)),
-                     ast.Billing("PROVISIONED", ast.Throughput(5, 7, None), None), (), None)),
-    ("DROP TABLE IF EXISTS T", ast.DropTable("T", True, None)),
-    ("DROP TABLE \"T\"", ast.DropTable("T", False, None)),
+     shell_ast.CreateTable("my-t", True, (shell_ast.AttributeDef("pk", "S", None), shell_ast.AttributeDef("sk", "N", None),
+                                    shell_ast.AttributeDef("b", "B", None)),
+                     (shell_ast.KeyElement("pk", "HASH", None), shell_ast.KeyElement("sk", "RANGE", None)),
+                     shell_ast.Billing("PROVISIONED", shell_ast.Throughput(5, 7, None), None), (), None)),
+    ("DROP TABLE IF EXISTS T", shell_ast.DropTable("T", True, None)),
+    ("DROP TABLE \"T\"", shell_ast.DropTable("T", False, None)),
     ("ALTER TABLE T SET BILLING MODE ON DEMAND",
-     ast.AlterBilling("T", ast.Billing("PAY_PER_REQUEST", None, None), None)),
-    ("ALTER TABLE T DROP GSI \"g-1\"", ast.DropIndex("T", "g-1", None)),
-    ("DESCRIBE TABLE T", ast.DescribeTable("T", None)),
-    ("describe T;", ast.DescribeTable("T", None)),
-    ("SHOW TABLES", ast.ShowTables(None)),
+     shell_ast.AlterBilling("T", shell_ast.Billing("PAY_PER_REQUEST", None, None), None)),
+    ("ALTER TABLE T DROP GSI \"g-1\"", shell_ast.DropIndex("T", "g-1", None)),
+    ("DESCRIBE TABLE T", shell_ast.DescribeTable("T", None)),
+    ("describe T;", shell_ast.DescribeTable("T", None)),
+    ("SHOW TABLES", shell_ast.ShowTables(None)),
 ]
 
 
@@ -303,7 +303,7 @@ def test_alter_create_index_and_explain():
     stmt = parse("ALTER TABLE T CREATE GSI (x ON (a HASH) PROJECTING ALL PROVISIONED (3 RCU, 4 WCU))")
     assert stmt.table == "T" and stmt.index.name == "x" and stmt.index.throughput.write == 4
     explain = parse("EXPLAIN SELECT * FROM T WHERE pk = 1")
-    assert isinstance(explain, ast.Explain) and isinstance(explain.statement, ast.Select)
+    assert isinstance(explain, shell_ast.Explain) and isinstance(explain.statement, ast.Select)
 
 
 def test_extension_words_stay_identifiers_elsewhere():

@@ -10,6 +10,7 @@ from lark.exceptions import UnexpectedInput
 from partiql import ast, parser
 from partiql.checks import check_statement
 from partiql.engine.errors import ValidationException
+from partiql.lalr_loop import GiveUp
 from partiql.parser import parse, parse_dml
 
 SEEDS = [
@@ -61,10 +62,10 @@ def _nodes(node):
 
 def _outcome(run):
     """A parse's tree, or how it was refused (the loop giving up and Lark's syntax errors alike)."""
-    parser._lark()[1].parameters = 0
+    parser.lark_parser()[1].parameters = 0
     try:
         return run()
-    except (parser._GiveUp, UnexpectedInput):
+    except (GiveUp, UnexpectedInput):
         return "refused"
     except ValidationException as error:
         return str(error)
@@ -72,9 +73,9 @@ def _outcome(run):
 
 def _loop_agrees_with_lark(text):
     """The parser's own LALR loop makes Lark's tree, and gives up where Lark raises."""
-    lark = parser._lark()[0]
+    lark = parser.lark_parser()[0]
     for start in ("statement", "dml_statement"):
-        assert (_outcome(lambda: parser._loop().parse(text, start))
+        assert (_outcome(lambda: parser.fast_loop().parse(text, start))
                 == _outcome(lambda: lark.parse(text, start=start))), start
 
 
@@ -95,13 +96,13 @@ def _run(text):
 
 
 def test_the_installed_lark_keeps_the_fast_loop():
-    assert parser._loop() is not None
+    assert parser.fast_loop() is not None
 
 
 @pytest.mark.parametrize("text", SEEDS)
 def test_the_loop_parses_the_seeds_itself(text):
     _loop_agrees_with_lark(text)
-    assert _outcome(lambda: parser._loop().parse(text, "statement")) == parse(text)
+    assert _outcome(lambda: parser.fast_loop().parse(text, "statement")) == parse(text)
 
 
 @FUZZ
@@ -165,7 +166,7 @@ def test_huge_numbers_end_in_a_validation_exception():
 def test_without_the_fast_loop_lark_parses_alone(monkeypatch):
     texts = SEEDS + ["SELECT * FROM t WHERE", "SELEC 1"]
     expected = [_outcome(lambda: parse(text)) for text in texts]
-    monkeypatch.setattr(parser, "_loop", lambda: None)  # a Lark whose internals moved
+    monkeypatch.setattr(parser, "fast_loop", lambda: None)  # a Lark whose internals moved
     parser._parse.cache_clear()
     try:
         assert [_outcome(lambda: parse(text)) for text in texts] == expected

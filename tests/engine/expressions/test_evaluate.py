@@ -18,9 +18,9 @@ from partiql.engine.expressions.evaluate import (
     compile_operand,
     matches,
     operand_value,
-    resolve,
     size_of,
 )
+from partiql.engine.expressions.paths import resolve
 from partiql.engine.expressions.model import (
     And,
     Arithmetic,

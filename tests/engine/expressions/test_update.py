@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partiql.engine.errors import ValidationException
-from partiql.engine.expressions.evaluate import resolve
+from partiql.engine.expressions.paths import resolve
 from partiql.engine.expressions.model import (
     Add,
     Arithmetic,

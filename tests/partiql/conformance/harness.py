@@ -20,7 +20,8 @@ import pytest
 
 from partiql.engine.engine import per_table
 from partiql.engine.errors import DynamoDBError, TransactionCanceledException
-from partiql.engine.types import from_python, from_wire, to_wire
+from partiql.engine.types import from_python
+from partiql.engine.wire_values import from_wire, to_wire
 from partiql.result import ConsumedCapacity
 
 from .fixtures import build, put

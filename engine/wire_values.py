@@ -1,0 +1,156 @@
+"""Engine values ⇄ DynamoDB's wire JSON (``{"S": "x"}``, ``{"N": "1"}``, …), item-api §2.4.
+
+``from_wire`` checks what only the wire can get wrong (JSON types, one type
+tag, base64, number text, empty sets); the rest of a value's rules are the
+engine's.
+"""
+
+from __future__ import annotations
+
+import base64
+from decimal import Decimal
+
+from .errors import SerializationException, ValidationException
+from .types import checked_text, number_text, parse_number, type_of
+
+def _wire_string(value, what="String"):
+    if type(value) is str:
+        return checked_text(value)
+    if isinstance(value, bool):
+        raise SerializationException(f"TRUE_VALUE cannot be converted to {what}" if value
+                                     else f"FALSE_VALUE cannot be converted to {what}")
+    if isinstance(value, int):
+        raise SerializationException(f"NUMBER_VALUE cannot be converted to {what}")
+    if isinstance(value, float):
+        raise SerializationException(f"DECIMAL_VALUE cannot be converted to {what}")
+    if isinstance(value, dict):
+        raise SerializationException("Start of structure or map found where not expected")
+    if isinstance(value, list):
+        raise SerializationException("Unrecognized collection type class java.lang.String")
+    if value is None:
+        return None
+    return value
+
+
+def _wire_blob(text) -> bytes:
+    text = _wire_string(text)
+    if len(text) % 4:
+        raise SerializationException(
+            f"Base64 encoded length is expected a multiple of 4 bytes but found: {len(text)}")
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        raise SerializationException("Invalid last non-pad Base64 character dectected") from None
+
+
+def _wire_list(value) -> list:
+    if not isinstance(value, list):
+        raise SerializationException("Unexpected field type")
+    return value
+
+
+def _wire_set(kind: str, members: list, convert) -> frozenset:
+    members = _wire_list(members)
+    if not members:
+        name = {"SS": "An string set  may not be empty", "NS": "An number set  may not be empty",
+                "BS": "Binary sets should not be empty"}[kind]
+        raise ValidationException(f"One or more parameter values were invalid: {name}")
+    values = [convert(member) for member in members]
+    result = frozenset(values)
+    if len(result) != len(values):
+        rendered = ", ".join(str(member) for member in members)
+        raise ValidationException({
+            "SS": f"One or more parameter values were invalid: Input collection [{rendered}] contains duplicates.",
+            "BS": f"One or more parameter values were invalid: Input collection [{rendered}]of type BS contains duplicates.",
+            "NS": "Input collection contains duplicates",
+        }[kind])
+    return result
+
+
+def _wire_null(flag) -> None:
+    if flag is not True:
+        raise ValidationException(
+            "One or more parameter values were invalid: Null attribute value types must have the value of true")
+    return None
+
+
+def _wire_bool(flag) -> bool:
+    if isinstance(flag, str) and flag.lower() in ("true", "false"):
+        return flag.lower() == "true"
+    if not isinstance(flag, bool):
+        raise SerializationException("Unexpected value type in payload")
+    return flag
+
+
+def _wire_map(members) -> dict:
+    if not isinstance(members, dict):
+        raise SerializationException("Unexpected value type in payload")
+    return {checked_text(name): from_wire(member) for name, member in members.items()}
+
+
+_FROM_WIRE = {
+    "S": lambda v: _wire_string(v),
+    "N": lambda v: parse_number(_wire_string(v)),
+    "B": _wire_blob,
+    "BOOL": _wire_bool,
+    "NULL": _wire_null,
+    "L": lambda v: [from_wire(member) for member in _wire_list(v)],
+    "M": _wire_map,
+    "SS": lambda v: _wire_set("SS", v, _wire_string),
+    "NS": lambda v: _wire_set("NS", v, lambda m: parse_number(_wire_string(m))),
+    "BS": lambda v: _wire_set("BS", v, _wire_blob),
+}
+
+
+def from_wire(attribute_value):
+    """Convert a wire AttributeValue (``{"N": "1.5"}``) to an engine value."""
+    if not isinstance(attribute_value, dict):
+        raise SerializationException("Unexpected value type in payload")
+    present = [key for key in attribute_value if key in _FROM_WIRE and attribute_value[key] is not None]
+    if not present:
+        raise ValidationException(
+            "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+    if len(present) > 1:
+        raise ValidationException(
+            "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+    kind = present[0]
+    return _FROM_WIRE[kind](attribute_value[kind])
+
+
+def item_from_wire(item) -> dict:
+    if not isinstance(item, dict):
+        raise SerializationException("Unexpected value type in payload")
+    return {checked_text(name): from_wire(value) for name, value in item.items()}
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def to_wire(value) -> dict:
+    """Convert an engine value to a wire AttributeValue."""
+    kind = type(value)
+    if kind is str:
+        return {"S": value}
+    if kind is Decimal:
+        return {"N": number_text(value)}
+    if kind is bool:
+        return {"BOOL": value}
+    if value is None:
+        return {"NULL": True}
+    if kind is bytes:
+        return {"B": _b64(value)}
+    if kind is dict:
+        return {"M": {name: to_wire(member) for name, member in value.items()}}
+    if kind is list:
+        return {"L": [to_wire(member) for member in value]}
+    tag = type_of(value)
+    if tag == "SS":
+        return {"SS": sorted(value)}
+    if tag == "NS":
+        return {"NS": [number_text(n) for n in sorted(value)]}
+    return {"BS": [_b64(b) for b in sorted(value)]}
+
+
+def item_to_wire(item: dict) -> dict:
+    return {name: to_wire(value) for name, value in item.items()}
