@@ -43,8 +43,9 @@ import math
 import re
 from decimal import Decimal
 
+from . import limits
 from .errors import SerializationException, ValidationException
-from .types import checked_text
+from .types import NESTING, checked_text
 
 MAX_REPORTED = 10
 NAME_PATTERN = "[a-zA-Z0-9_.-]+"
@@ -238,41 +239,50 @@ def _container_scalar(value, shape) -> None:
         raise SerializationException(shape.get("scalar_error", "Unexpected field type"))
 
 
-def _as_list(value, shape):
+def _as_list(value, shape, depth):
     _container_scalar(value, shape)
     if isinstance(value, dict):
         raise SerializationException("Start of structure or map found where not expected")
-    return [_typed(element, shape["member"]) for element in value]
+    return [_typed(element, shape["member"], depth) for element in value]
 
 
-def _as_map(value, shape):
+def _as_map(value, shape, depth):
     _container_scalar(value, shape)
     if not isinstance(value, dict):
         raise SerializationException(f"Unrecognized collection type {_java_type(shape)}")
-    return {checked_text(key): _typed(element, shape["value"]) for key, element in value.items()}
+    return {checked_text(key): _typed(element, shape["value"], depth) for key, element in value.items()}
 
 
-def _as_structure(value, shape):
+def _as_structure(value, shape, depth=0):
     _container_scalar(value, shape)
     if not isinstance(value, dict):
         raise SerializationException(f"Unrecognized collection type class {_java_type(shape)}")
     # why: unknown members are ignored and a JSON null is an absent member (§1.1)
     members = shape["members"]
-    return {name: _typed(value[name], members[name])
+    return {name: _typed(value[name], members[name], depth)
             for name in members if value.get(name) is not None}
 
 
 _TYPE_PASS = {
     "String": _as_string, "Integer": _as_number, "Long": _as_number, "Double": _as_number,
-    "Boolean": _as_boolean, "Blob": _as_blob, "List": _as_list, "Map": _as_map,
-    "Structure": _as_structure, "Value": lambda value, shape: value,
+    "Boolean": _as_boolean, "Blob": _as_blob, "Value": lambda value, shape: value,
 }
+_CONTAINER_PASS = {"List": _as_list, "Map": _as_map, "Structure": _as_structure}
+# INF: two shape levels per level of an attribute value on the wire ({"M": {name: ...}}), and a
+# request's own levels: past this, the value is nested deeper than ``limits.MAX_VALUE_DEPTH``.
+MAX_SHAPE_DEPTH = 2 * limits.MAX_VALUE_DEPTH + 8
 
 
-def _typed(value, shape):
+def _typed(value, shape, depth):
     if value is None:
         return None
-    return _TYPE_PASS[shape["type"]](value, shape)
+    kind = shape["type"]
+    container = _CONTAINER_PASS.get(kind)
+    if container is None:
+        return _TYPE_PASS[kind](value, shape)
+    if depth >= MAX_SHAPE_DEPTH:
+        raise ValidationException(NESTING)
+    return container(value, shape, depth + 1)
 
 
 def check_types(request, shape: dict) -> dict:

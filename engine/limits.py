@@ -21,6 +21,11 @@ MAX_ITEM_BYTES = 409_600
 MAX_HASH_KEY_BYTES = 2048
 MAX_RANGE_KEY_BYTES = 1024
 MAX_NESTING_DEPTH = 32
+# INF: how deep a value may nest on its way in (a parameter, an expression
+# value, a wire body). Far past what an item may hold (32), so that every
+# later stage — copies, sizes, comparisons, encoders — recurses safely; the
+# error is the one DynamoDB gives an item nested too deep.
+MAX_VALUE_DEPTH = 100
 NUMBER_MAX_DIGITS = 38
 NUMBER_MAX_EXPONENT = 125
 NUMBER_MIN_EXPONENT = -130

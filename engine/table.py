@@ -20,7 +20,7 @@ from .expressions.update import assigned_values
 from .keys import check_key_sizes, key_dict, key_hash
 from .partition import MAIN, Record, Store
 from .schema import IndexSpec, KeySchema, TableSpec
-from .types import item_size, nesting_problem, type_of, values_equal
+from .types import NESTING, item_size, nesting_problem, type_of, values_equal
 
 ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
 _CONTAINERS = (dict, list)
@@ -141,7 +141,7 @@ class Table:
                 raise ValidationException(too_large)
             for value in new_item.values():
                 if type(value) in _CONTAINERS and nesting_problem(value):
-                    raise ValidationException("Nesting Levels have exceeded supported limits")
+                    raise ValidationException(NESTING)
             if self.indexes:
                 self.check_index_keys(new_item, update)
             new = Record(new_item, size)

@@ -326,8 +326,13 @@ def from_python(value):
 
     ints become Decimals, numbers are range-checked and normalised, tuples
     become lists, sets frozensets; floats are refused as boto3 refuses them.
-    The result shares nothing with the input.
+    Values nested deeper than ``limits.MAX_VALUE_DEPTH`` are DynamoDB's
+    nesting error. The result shares nothing with the input.
     """
+    return _from_python(value, 1)
+
+
+def _from_python(value, depth: int):
     kind = type(value)
     if kind is str:
         return checked_text(value)
@@ -347,9 +352,11 @@ def from_python(value):
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
     if isinstance(value, dict):
-        return {_name(key): from_python(item) for key, item in value.items()}
+        check_depth(depth)
+        return {_name(key): _from_python(item, depth + 1) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [from_python(item) for item in value]
+        check_depth(depth)
+        return [_from_python(item, depth + 1) for item in value]
     if isinstance(value, (set, frozenset)):
         return _set_from_python(value)
     if isinstance(value, bool):
@@ -375,6 +382,15 @@ def item_from_python(item) -> dict:
 
 
 # ------------------------------------------------------------- item checks
+
+NESTING = "Nesting Levels have exceeded supported limits"
+
+
+def check_depth(depth: int) -> None:
+    """DynamoDB's nesting error for a container met at ``depth`` > ``limits.MAX_VALUE_DEPTH``."""
+    if depth > limits.MAX_VALUE_DEPTH:
+        raise ValidationException(NESTING)
+
 
 def nesting_problem(value, depth: int = 1) -> bool:
     """True when a map or list sits at depth 32 or deeper (top-level value = depth 1)."""

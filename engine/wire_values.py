@@ -11,7 +11,7 @@ import base64
 from decimal import Decimal
 
 from .errors import SerializationException, ValidationException
-from .types import checked_text, number_text, parse_number, type_of
+from .types import check_depth, checked_text, number_text, parse_number, type_of
 
 def _wire_string(value, what="String"):
     if type(value) is str:
@@ -82,28 +82,40 @@ def _wire_bool(flag) -> bool:
     return flag
 
 
-def _wire_map(members) -> dict:
+def _wire_map(members, depth: int) -> dict:
     if not isinstance(members, dict):
         raise SerializationException("Unexpected value type in payload")
-    return {checked_text(name): from_wire(member) for name, member in members.items()}
+    check_depth(depth)
+    return {checked_text(name): from_wire(member, depth + 1) for name, member in members.items()}
 
 
+def _wire_nested_list(members, depth: int) -> list:
+    members = _wire_list(members)
+    check_depth(depth)
+    return [from_wire(member, depth + 1) for member in members]
+
+
+# type tag -> (wire content, depth) -> engine value
 _FROM_WIRE = {
-    "S": lambda v: _wire_string(v),
-    "N": lambda v: parse_number(_wire_string(v)),
-    "B": _wire_blob,
-    "BOOL": _wire_bool,
-    "NULL": _wire_null,
-    "L": lambda v: [from_wire(member) for member in _wire_list(v)],
+    "S": lambda v, depth: _wire_string(v),
+    "N": lambda v, depth: parse_number(_wire_string(v)),
+    "B": lambda v, depth: _wire_blob(v),
+    "BOOL": lambda v, depth: _wire_bool(v),
+    "NULL": lambda v, depth: _wire_null(v),
+    "L": _wire_nested_list,
     "M": _wire_map,
-    "SS": lambda v: _wire_set("SS", v, _wire_string),
-    "NS": lambda v: _wire_set("NS", v, lambda m: parse_number(_wire_string(m))),
-    "BS": lambda v: _wire_set("BS", v, _wire_blob),
+    "SS": lambda v, depth: _wire_set("SS", v, _wire_string),
+    "NS": lambda v, depth: _wire_set("NS", v, lambda m: parse_number(_wire_string(m))),
+    "BS": lambda v, depth: _wire_set("BS", v, _wire_blob),
 }
 
 
-def from_wire(attribute_value):
-    """Convert a wire AttributeValue (``{"N": "1.5"}``) to an engine value."""
+def from_wire(attribute_value, depth: int = 1):
+    """Convert a wire AttributeValue (``{"N": "1.5"}``) to an engine value.
+
+    ``depth`` is the value's nesting level; containers deeper than
+    ``limits.MAX_VALUE_DEPTH`` are DynamoDB's nesting error.
+    """
     if not isinstance(attribute_value, dict):
         raise SerializationException("Unexpected value type in payload")
     present = [key for key in attribute_value if key in _FROM_WIRE and attribute_value[key] is not None]
@@ -114,7 +126,7 @@ def from_wire(attribute_value):
         raise ValidationException(
             "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
     kind = present[0]
-    return _FROM_WIRE[kind](attribute_value[kind])
+    return _FROM_WIRE[kind](attribute_value[kind], depth)
 
 
 def item_from_wire(item) -> dict:

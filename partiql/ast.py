@@ -12,9 +12,7 @@ with the service's words.
 
 from __future__ import annotations
 
-import functools
-import re
-from typing import Iterator, Optional, Union
+from typing import Optional, Union
 
 from partiql.engine.nodes import node
 
@@ -471,40 +469,3 @@ class Exists(Statement):
 
     select: Select
     span: Span
-
-
-# ---------------------------------------------------------------- traversal
-
-# Annotation words of fields that never hold a node (spans, names, flags).
-_LEAF_WORDS = frozenset({"Optional", "tuple", "str", "int", "bool", "Span"})
-
-
-@functools.cache
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a node class that may hold nodes, last first (the order ``walk`` stacks them)."""
-    return tuple(name for name in reversed(cls._fields)
-                 if not set(re.findall(r"\w+", cls.__annotations__[name])) <= _LEAF_WORDS)
-
-
-def walk(node: Node) -> Iterator[Node]:
-    """``node`` and all its descendants, depth first, in source order.
-
-    Iterative, so that the longest statements (8,192 characters of `NOT NOT
-    ...` or `a AND b AND ...`) do not exhaust Python's recursion limit; it
-    looks only at the fields that may hold nodes (the planner walks every
-    WHERE)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        for name in _child_fields(type(current)):
-            value = getattr(current, name)
-            if isinstance(value, tuple):
-                stack.extend(reversed(value))
-            elif value is not None:
-                stack.append(value)
-
-
-def parameters(stmt: Node) -> tuple[Parameter, ...]:
-    """The statement's `?` placeholders, in source order."""
-    return tuple(n for n in walk(stmt) if isinstance(n, Parameter))

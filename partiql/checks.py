@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from partiql.engine.limits import IN_MAX_OPERANDS
 
-from . import ast, shell_ast
+from . import ast, ast_walk, shell_ast
 from .errors import StatementError
 from .literals import anchor, is_literal, map_pairs, to_value, unsupported
 
@@ -36,16 +36,19 @@ _UPDATE_OPERATORS = frozenset("+-")
 
 
 TOO_DEEP = "Statement is nested too deeply"
+# INF: thousands of nested operators fit in 8,192 characters; the service's
+# recursive parser cannot take them either (its limit and text are unknown).
+# 300 levels is DynamoDB's expression limit (300 operators); every later stage
+# (checks, planner, binding, the engine's compiled conditions) recurses about
+# twice per level, well inside Python's 1,000 frames.
+MAX_STATEMENT_DEPTH = 300
 
 
 def check_statement(stmt: ast.Statement) -> None:
     """Raise DynamoDB's ValidationException for anything refused without a catalog."""
-    try:
-        _STATEMENT_CHECKS.get(type(stmt), _nothing)(stmt)
-    except RecursionError:
-        # INF: thousands of nested operators fit in 8,192 characters; the
-        # service's recursive parser cannot take them either (text unknown).
-        raise StatementError(TOO_DEEP) from None
+    if ast_walk.depth(stmt) > MAX_STATEMENT_DEPTH:
+        raise StatementError(TOO_DEEP)
+    _STATEMENT_CHECKS.get(type(stmt), _nothing)(stmt)
 
 
 def projected_name(path: ast.Path) -> str:

@@ -221,15 +221,25 @@ def has_params(node) -> bool:
 
 
 def bind(node, params):
-    """The model tree with every ``Param`` replaced by its value."""
+    """The model tree with every ``Param`` replaced by its value.
+
+    Loops, not comprehensions: one frame per level of the tree, which may be
+    ``checks.MAX_STATEMENT_DEPTH`` deep.
+    """
     if isinstance(node, Param):
         return m.Value(params[node.index])
     if isinstance(node, _IsValue):
         return _decide_is(bind(node.subject, params), node.kind)
     if isinstance(node, tuple):
-        return tuple(bind(child, params) for child in node)
+        children = []
+        for child in node:
+            children.append(bind(child, params))
+        return tuple(children)
     if hasattr(node, "_fields") and not isinstance(node, (m.Value, m.Path)):
-        return type(node)(*(bind(getattr(node, name), params) for name in node._fields))
+        fields = []
+        for name in node._fields:
+            fields.append(bind(getattr(node, name), params))
+        return type(node)(*fields)
     return node
 
 

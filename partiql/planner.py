@@ -16,7 +16,7 @@ from partiql.engine.errors import ResourceNotFoundException, ValidationException
 from partiql.engine.expressions import model as m
 from partiql.engine.schema import IndexSpec, KeySchema
 
-from . import ast, shell_ast
+from . import ast, ast_walk, shell_ast
 from .access import Analysis, analyse
 from .checks import check_statement, projected_name
 from .conditions import Param, action, condition, ordered_params, path
@@ -117,7 +117,7 @@ def _walk_where(where, names) -> tuple:
     """One walk of a WHERE, before it is lowered: refuse a path into a key attribute (DynamoDB
     reports it before the lowering's errors), and find the `?` ordering operators compare."""
     ordered = []
-    for node in ast.walk(where) if where is not None else ():
+    for node in ast_walk.walk(where) if where is not None else ():
         if isinstance(node, ast.Path):
             if len(node.steps) > 1 and node.root.name in names:
                 raise ValidationException("Key attributes must be scalars; list random access '[]' and map "

@@ -17,7 +17,7 @@ from partiql.engine.requests import OPERATIONS
 from partiql.engine.requests.payload import check_batch_statement, check_transaction
 from partiql.engine.types import checked_text
 
-from . import ast
+from . import ast, ast_walk
 from . import plan as p
 from .errors import ScanRefused
 from .executor import Executor, shaper
@@ -76,7 +76,7 @@ class StatementRunner:
         found = self._plans.get(key)
         if found is None:
             stmt = parse(text) if shell else parse_dml(text)
-            count = len(ast.parameters(stmt))
+            count = len(ast_walk.parameters(stmt))
             if count > len(params):  # why: before planning, as DynamoDB reports it first
                 raise ValidationException(PARAMETER_MISMATCH)
             with self.engine.lock:  # why: the catalog must not change under the planner; the cache is shared

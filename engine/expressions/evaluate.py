@@ -264,8 +264,15 @@ def _in(node: In) -> Test:
     return in_any
 
 
+def _operand_tests(node) -> tuple:
+    tests = []
+    for operand in node.operands:  # a loop, not a comprehension: one frame less per nesting level
+        tests.append(_build_condition(operand))
+    return tuple(tests)
+
+
 def _and(node: And) -> Test:
-    tests = tuple(compile_condition(operand) for operand in node.operands)
+    tests = _operand_tests(node)
     if len(tests) == 2:
         first, second = tests
         return lambda item: first(item) and second(item)
@@ -279,7 +286,7 @@ def _and(node: And) -> Test:
 
 
 def _or(node: Or) -> Test:
-    tests = tuple(compile_condition(operand) for operand in node.operands)
+    tests = _operand_tests(node)
     if len(tests) == 2:
         first, second = tests
         return lambda item: first(item) or second(item)
@@ -293,8 +300,12 @@ def _or(node: Or) -> Test:
 
 
 def _not(node: Not) -> Test:
-    test = compile_condition(node.operand)
-    return lambda item: not test(item)
+    # why a loop: NOT NOT ... NOT c (hundreds fit in an expression) is c or NOT c
+    negated, inner = True, node.operand
+    while inner.__class__ is Not:
+        negated, inner = not negated, inner.operand
+    test = _build_condition(inner)
+    return (lambda item: not test(item)) if negated else test
 
 
 # ------------------------------------------------------------ condition functions
@@ -389,7 +400,7 @@ def _function(node: Call) -> Test:
 
 
 def _predicate(node: Predicate) -> Test:
-    return compile_condition(node.condition)
+    return _build_condition(node.condition)
 
 
 _CONDITIONS = {

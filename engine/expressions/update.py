@@ -18,14 +18,13 @@ from decimal import Decimal
 from typing import Callable
 
 from ..errors import ValidationException
-from ..types import MISSING, add_numbers, copy_value, nesting_problem, type_of
+from ..types import MISSING, NESTING, add_numbers, copy_value, nesting_problem, type_of
 from .evaluate import INCORRECT_TYPE, compile_operand
 from .paths import NodeCache, resolve, resolve_elements
 from .model import Add, Delete, Path, Remove, Set, Update, Value
 from .projection import project
 
 INVALID_PATH = "The document path provided in the update expression is invalid for update"
-NESTING = "Nesting Levels have exceeded supported limits"
 
 # Marks "remove this attribute" in a computed result (DELETE emptying a set).
 _DROP = object()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from partiql import ast, shell_ast
+from partiql import ast, ast_walk, shell_ast
 from partiql.errors import StatementError
 from partiql.parser import parse, parse_dml
 
@@ -234,8 +234,8 @@ def test_delete_and_exists():
 def test_parameters_numbered_in_source_order():
     text = "UPDATE \"H\" SET a = ?, b = list_append(?, [1]) WHERE pk = ? AND n IN [?, ?]"
     stmt = parse(text)
-    assert [p.index for p in ast.parameters(stmt)] == [0, 1, 2, 3, 4]
-    assert [p.span.start for p in ast.parameters(stmt)] == [i for i, c in enumerate(text) if c == "?"]
+    assert [p.index for p in ast_walk.parameters(stmt)] == [0, 1, 2, 3, 4]
+    assert [p.span.start for p in ast_walk.parameters(stmt)] == [i for i, c in enumerate(text) if c == "?"]
 
 
 def test_parse_results_are_cached_and_shared():

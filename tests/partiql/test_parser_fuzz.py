@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 
-from partiql import ast, parser
+from partiql import ast, ast_walk, parser
 from partiql.checks import check_statement
 from partiql.engine.errors import ValidationException
 from partiql.lalr_loop import GiveUp
@@ -52,7 +52,7 @@ def _well_formed(node):
 
 
 def _nodes(node):
-    """Every node under ``node``, found by looking into every field: what ast.walk must yield."""
+    """Every node under ``node``, found by looking into every field: what ast_walk.walk must yield."""
     if isinstance(node, tuple):
         return [found for item in node for found in _nodes(item)]
     if not isinstance(node, ast.Node):
@@ -88,7 +88,7 @@ def _run(text):
             continue
         assert isinstance(stmt, ast.Statement)
         _well_formed(stmt)
-        assert [id(n) for n in ast.walk(stmt)] == [id(n) for n in _nodes(stmt)]
+        assert [id(n) for n in ast_walk.walk(stmt)] == [id(n) for n in _nodes(stmt)]
         try:
             check_statement(stmt)
         except ValidationException:
@@ -147,7 +147,7 @@ def test_deepest_statements_end_in_a_validation_exception():
                  "UPDATE t SET a = " + " + ".join(["1"] * 2000) + " WHERE pk = 1",
                  "SELECT * FROM t WHERE a = " + "(" * 2500 + "1" + ")" * 2500]:
         stmt = parse(text)
-        assert len(list(ast.walk(stmt))) > 1
+        assert len(list(ast_walk.walk(stmt))) > 1
         try:
             check_statement(stmt)
         except ValidationException:
