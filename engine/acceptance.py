@@ -1,6 +1,6 @@
 """The fast acceptance predicate of a request shape (see ``acceptor``).
 
-The envelope's two passes (``envelope.check_types``, ``envelope.validate``)
+The envelope's two passes (``type_pass.check_types``, ``envelope.validate``)
 interpret the shape data; this compiles a shape once into a predicate that
 holds only for requests those passes would leave unchanged and accept.
 """

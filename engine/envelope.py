@@ -25,7 +25,7 @@ The helpers ``string()``, ``long()``, ``list_of()``, … only build such dicts.
 
 Two passes, matching DynamoDB's phases 2 and 4 (§2.1):
 
-* ``check_types(request, shape)`` — JSON types; raises ``SerializationException``
+* ``check_types(request, shape)`` (``engine.type_pass``) — JSON types; raises ``SerializationException``
   and returns a normalised copy (unknown and null members dropped, boolean
   strings coerced, decimals truncated for integral members).
 * ``validate(request, shape)`` — every constraint violation, at most ten of them,
@@ -38,14 +38,11 @@ well-formed request skip both passes.
 from __future__ import annotations
 
 import base64
-import binascii
-import math
 import re
 from decimal import Decimal
 
-from . import limits
-from .errors import SerializationException, ValidationException
-from .types import NESTING, checked_text
+from .errors import ValidationException
+from .type_pass import check_types
 
 MAX_REPORTED = 10
 NAME_PATTERN = "[a-zA-Z0-9_.-]+"
@@ -142,161 +139,6 @@ ENGINE_VALUE = {"type": "Value"}
 
 # Item-operation TableName (§2.2): a name must match the pattern and be 3..255.
 TABLE_NAME = string(required=True, pattern=NAME_PATTERN, min_len=3, max_len=255)
-
-
-# ================================================================ type pass (§1.1)
-
-_JAVA_CLASS = {"String": "java.lang.String", "Integer": "java.lang.Integer",
-               "Long": "java.lang.Long", "Double": "java.lang.Double",
-               "Boolean": "java.lang.Boolean", "Blob": "java.nio.ByteBuffer",
-               "Value": "com.amazonaws.dynamodb.v20120810.AttributeValue"}
-_MODEL_NS = "com.amazonaws.dynamodb.v20120810"
-_BOOLEAN_WORDS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
-
-
-def _token(value) -> str:
-    """The JSON token class Coral names in its conversion errors."""
-    if isinstance(value, bool):
-        return "TRUE_VALUE" if value else "FALSE_VALUE"
-    if isinstance(value, int):
-        return "NUMBER_VALUE"
-    if isinstance(value, Decimal) and value.is_finite() and value.as_tuple().exponent >= 0:
-        return "NUMBER_VALUE"
-    if isinstance(value, (float, Decimal)):
-        return "DECIMAL_VALUE"  # json's 1.0 is a decimal token although integral
-    return "STRING_VALUE"
-
-
-def _java_type(shape: dict) -> str:
-    kind = shape["type"]
-    if kind == "Structure":
-        return f"{_MODEL_NS}.{shape.get('name', 'Structure')}"
-    if kind == "List":
-        return f"java.util.List<{_java_type(shape['member'])}>"
-    if kind == "Map":
-        return f"java.util.Map<java.lang.String, {_java_type(shape['value'])}>"
-    return _JAVA_CLASS[kind]
-
-
-def _not_scalar(value, java_name: str) -> None:
-    """Objects and arrays where a scalar is expected."""
-    if isinstance(value, dict):
-        raise SerializationException("Start of structure or map found where not expected")
-    if isinstance(value, (list, tuple)):
-        raise SerializationException(f"Unrecognized collection type class {java_name}")
-
-
-def _as_string(value, shape):
-    _not_scalar(value, _JAVA_CLASS["String"])
-    if not isinstance(value, str):
-        raise SerializationException(f"{_token(value)} cannot be converted to String")
-    return checked_text(value)
-
-
-def _as_number(value, shape):
-    kind = shape["type"]
-    _not_scalar(value, _JAVA_CLASS[kind])
-    if isinstance(value, (bool, str)) or not isinstance(value, (int, float, Decimal)) \
-            or (not isinstance(value, int) and not math.isfinite(value)):
-        raise SerializationException(f"{_token(value)} cannot be converted to {kind}")
-    if kind == "Double" or isinstance(value, int):
-        return value
-    # INF: integral members truncate a decimal (dynalite's floor; Coral's
-    # "TruncatingBigNumber").
-    return math.floor(value)
-
-
-def _as_boolean(value, shape):
-    _not_scalar(value, _JAVA_CLASS["Boolean"])
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in _BOOLEAN_WORDS:
-        # why: AWS coerces these strings (dynalite's note, item-api §1.1)
-        return _BOOLEAN_WORDS[value.lower()]
-    # INF: the modern "<TOKEN> cannot be converted to <Type>" form for the rest.
-    raise SerializationException(f"{_token(value)} cannot be converted to Boolean")
-
-
-def _as_blob(value, shape):
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return value  # in-process callers pass bytes
-    _not_scalar(value, _JAVA_CLASS["Blob"])
-    if not isinstance(value, str):
-        raise SerializationException(f"{_token(value)} cannot be converted to ByteBuffer")
-    if len(value) % 4:
-        raise SerializationException(
-            f"Base64 encoded length is expected a multiple of 4 bytes but found: {len(value)}")
-    try:
-        base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError):
-        raise SerializationException("Invalid last non-pad Base64 character dectected") from None  # sic
-    return value  # decoding is the value converter's job (engine.types.from_wire)
-
-
-def _container_scalar(value, shape) -> None:
-    """Scalars where a list, map or structure is expected."""
-    if isinstance(value, (bool, int, float, Decimal, str, bytes)):
-        raise SerializationException(shape.get("scalar_error", "Unexpected field type"))
-
-
-def _as_list(value, shape, depth):
-    _container_scalar(value, shape)
-    if isinstance(value, dict):
-        raise SerializationException("Start of structure or map found where not expected")
-    return [_typed(element, shape["member"], depth) for element in value]
-
-
-def _as_map(value, shape, depth):
-    _container_scalar(value, shape)
-    if not isinstance(value, dict):
-        raise SerializationException(f"Unrecognized collection type {_java_type(shape)}")
-    return {checked_text(key): _typed(element, shape["value"], depth) for key, element in value.items()}
-
-
-def _as_structure(value, shape, depth=0):
-    _container_scalar(value, shape)
-    if not isinstance(value, dict):
-        raise SerializationException(f"Unrecognized collection type class {_java_type(shape)}")
-    # why: unknown members are ignored and a JSON null is an absent member (§1.1)
-    members = shape["members"]
-    return {name: _typed(value[name], members[name], depth)
-            for name in members if value.get(name) is not None}
-
-
-_TYPE_PASS = {
-    "String": _as_string, "Integer": _as_number, "Long": _as_number, "Double": _as_number,
-    "Boolean": _as_boolean, "Blob": _as_blob, "Value": lambda value, shape: value,
-}
-_CONTAINER_PASS = {"List": _as_list, "Map": _as_map, "Structure": _as_structure}
-# INF: two shape levels per level of an attribute value on the wire ({"M": {name: ...}}), and a
-# request's own levels: past this, the value is nested deeper than ``limits.MAX_VALUE_DEPTH``.
-MAX_SHAPE_DEPTH = 2 * limits.MAX_VALUE_DEPTH + 8
-
-
-def _typed(value, shape, depth):
-    if value is None:
-        return None
-    kind = shape["type"]
-    container = _CONTAINER_PASS.get(kind)
-    if container is None:
-        return _TYPE_PASS[kind](value, shape)
-    if depth >= MAX_SHAPE_DEPTH:
-        raise ValidationException(NESTING)
-    return container(value, shape, depth + 1)
-
-
-def check_types(request, shape: dict) -> dict:
-    """Phase 2: JSON types of ``request`` against a Structure shape.
-
-    Raises SerializationException with DynamoDB's text; returns a normalised
-    copy (unknown/null members dropped, boolean strings coerced, decimals in
-    integral members truncated).
-    """
-    if not isinstance(request, dict):
-        # INF: a body that is not an object is a SerializationException without
-        # a message, like a body that is not JSON (§1.1).
-        raise SerializationException()
-    return _as_structure(request, shape)
 
 
 # ========================================================== constraint pass (§2.2)
@@ -436,6 +278,62 @@ def violations(request: dict, shape: dict) -> list[str]:
     return list(_structure_children(request, shape, ""))
 
 
+# ------------------------------------------------- is anything wrong? (fast)
+# why: nearly every request is valid, and walking every member of the shape
+# (present or not) building a path string for each was most of the cost of a
+# request. This pass looks only at what is present and builds no text; the
+# ordered walk above runs only when it finds something.
+
+_COMPILED: dict[int, tuple] = {}
+
+
+def _own_checks(shape: dict) -> tuple:
+    """(shape, ((violated?, limit), ...), required member names) for ``shape``, compiled once."""
+    entry = _COMPILED.get(id(shape))
+    if entry is None or entry[0] is not shape:
+        checks = tuple((failed, shape[key]) for key, failed, _ in CONSTRAINTS if key in shape)
+        required = tuple(name for name, member in shape.get("members", {}).items() if member.get("required"))
+        entry = _COMPILED[id(shape)] = (shape, checks, required)
+    return entry
+
+
+def faulty(value, shape: dict) -> bool:
+    """Whether ``value`` violates ``shape`` anywhere (``violations`` would list something)."""
+    _, checks, required = _own_checks(shape)
+    for failed, limit in checks:
+        if failed(value, limit):
+            return True
+    kind = shape["type"]
+    if kind == "Structure":
+        if not isinstance(value, dict):
+            return False
+        for name in required:
+            if value.get(name) is None:
+                return True
+        members = shape["members"]
+        for name, member in value.items():
+            member_shape = members.get(name)
+            if member is not None and member_shape is not None and faulty(member, member_shape):
+                return True
+    elif kind == "List" and isinstance(value, (list, tuple)):
+        element = shape["member"]
+        for member in value:
+            if member is None or faulty(member, element):
+                return True
+    elif kind == "Map" and isinstance(value, dict):
+        key_shape, value_shape = shape["key"], shape["value"]
+        nested = value_shape["type"] in _CHILDREN
+        for key, member in value.items():
+            if faulty(key, key_shape):
+                return True
+            if member is None:
+                if nested:
+                    return True
+            elif faulty(member, value_shape):
+                return True
+    return False
+
+
 def envelope_message(items: list[str]) -> str:
     """``1 validation error detected: a`` / ``N validation errors detected: a; b`` (first ten)."""
     shown = items[:MAX_REPORTED]
@@ -445,6 +343,8 @@ def envelope_message(items: list[str]) -> str:
 
 def validate(request: dict, shape: dict) -> None:
     """Phase 4: raise one ValidationException listing the violations, if any."""
+    if not faulty(request, shape):
+        return
     items = violations(request, shape)
     if items:
         raise ValidationException(envelope_message(items))

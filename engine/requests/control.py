@@ -3,7 +3,7 @@
 CreateTable / UpdateTable requests become ``TableSpec`` values after every
 check DynamoDB makes, in DynamoDB's order (§2.1):
 
-1. JSON types → SerializationException (``envelope.check_types``);
+1. JSON types → SerializationException (``type_pass.check_types``);
 2. TableName presence and length, reported alone (``control_request``);
 3. the constraint envelope (``envelope.validate``);
 4. the operation's own checks, first failure wins (the ``*_CHECKS`` registries

@@ -23,10 +23,11 @@ from ..acceptance import acceptor
 from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
                         ENGINE_VALUE, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
                         RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
-                        RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, check_types, integer,
+                        RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, integer,
                         list_of, map_of, string, structure, validate, violations)
 from ..errors import SerializationException, ValidationException
 from ..expressions.model import Path
+from ..type_pass import check_types
 from .control import resolve_table_name
 from ..types import item_size, utf8_len
 from .payload import check_transaction
@@ -370,7 +371,7 @@ def check_envelope(operation: str, request, shapes: dict = SHAPES) -> dict:
     """Phases 2 and 4 of ``operation``: JSON types, then the constraint envelope.
 
     Returns the normalised request: unknown and null members dropped, boolean
-    strings coerced (``envelope.check_types``), table ARNs resolved to names.
+    strings coerced (``type_pass.check_types``), table ARNs resolved to names.
     A request the fast predicate accepts is returned as a shallow copy (a
     table ARN fails TableName's pattern, so there is nothing to resolve).
     """

@@ -11,7 +11,8 @@ import dataclasses
 import re
 
 from .. import limits
-from ..envelope import check_types, list_of, string, structure, validate
+from ..envelope import list_of, string, structure, validate
+from ..type_pass import check_types
 from ..errors import AccessDeniedException, ResourceNotFoundException, ValidationException
 from .control import INVALID, TAG
 

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partiql.engine.acceptance import acceptor
-from partiql.engine.envelope import check_types, violations
+from partiql.engine.envelope import faulty, violations
+from partiql.engine.type_pass import check_types
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.requests import shapes
 
@@ -135,3 +136,23 @@ def test_fast_predicate_rows(operation, request_, accepted):
     assert bool(acceptor(shapes.SHAPES[operation])(request_)) is accepted
     assert outcome(lambda: shapes.check_envelope(operation, request_)) == \
         outcome(lambda: shapes.interpreted_envelope(operation, request_))
+
+
+# ------------------------------------------------------ the fast fault finder
+# ``validate`` walks the shape in order, building paths, only when ``faulty``
+# (which looks at what is present and builds no text) finds something: sound
+# only if the two agree on every request.
+
+@pytest.mark.parametrize("operation", OPERATIONS)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_fault_finder_agrees_with_the_ordered_walk(operation, data):
+    for table in (shapes.SHAPES, shapes.WIRE_SHAPES):
+        if operation not in table:
+            continue
+        shape = table[operation]
+        try:
+            request = check_types(data.draw(requests(operation)), shape)
+        except DynamoDBError:
+            continue
+        assert faulty(request, shape) == bool(violations(request, shape))
