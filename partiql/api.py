@@ -164,6 +164,13 @@ class Connection:
         self._check_open()
         return transfer.export_items(self.engine, table, path, format, progress=progress)
 
+    def backup(self, dest) -> None:
+        """Copy the database file, as it is now, to the new file ``dest`` (SQLite's online backup:
+        consistent, and including what is still in the write-ahead log). StorageError for an
+        in-memory database or an existing ``dest``."""
+        self._check_open()
+        self.engine.storage.backup(dest)
+
     # ------------------------------------------------------------------ life
     def close(self) -> None:
         """Release the database: a file is flushed and unlocked; later statements raise."""

@@ -12,7 +12,7 @@ import sys
 
 import partiql
 
-from . import batch, transfer
+from . import batch, maintenance, transfer
 from .config import FORMATS, SCAN_POLICIES, ConfigError, load
 from .session import Session
 
@@ -22,7 +22,8 @@ DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Eve
 EPILOG = ("Statements end with ';'. With -e, -f or statements on stdin the shell runs them as a script: "
           "results on stdout, status lines and errors on stderr, exit status 1 if any failed. "
           "Also: partiql DATABASE import FILE TABLE [--format F] [--continue-on-error] and "
-          "partiql DATABASE export TABLE FILE [--format F]; partiql serve [DATABASE] serves DynamoDB's HTTP API.")
+          "partiql DATABASE export TABLE FILE [--format F]; partiql serve [DATABASE] serves DynamoDB's HTTP API; "
+          "partiql check FILE verifies a database file; partiql backup FILE DEST copies one safely.")
 
 
 class _Script(argparse.Action):
@@ -67,6 +68,8 @@ def main(argv: list | None = None) -> int:
         from partiql.server.cli import main as serve
 
         return serve(argv[1:])
+    if argv[:1] and argv[0] in maintenance.COMMANDS:  # partiql check FILE / partiql backup FILE DEST
+        return maintenance.main(argv)
     code = transfer.subcommand(argv)  # partiql DATABASE import|export …
     if code is not None:
         return code

@@ -182,6 +182,18 @@ def _last(session, argument: str) -> None:
         session.print_run(session.last, limit=0)
 
 
+@command(".backup", "FILE", "copy the database file, as it is now, to the new FILE (safe while open)",
+         argument="file")
+def _backup(session, argument: str) -> None:
+    if not argument:
+        raise ShellError(".backup needs a FILE")
+    try:
+        session.db.backup(argument)
+    except OSError as error:  # StorageError: in memory, FILE exists, no such directory…
+        raise ShellError(str(error)) from None
+    session.notice(f"backed up to {argument}")
+
+
 @command(".history", "[N]", f"show the last N statements (default {HISTORY_SHOWN})")
 def _history(session, argument: str) -> None:
     count = int(argument) if argument.isdigit() else HISTORY_SHOWN

@@ -30,6 +30,8 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 
+from .errors import StorageError
+
 
 class Storage:
     """The interface; every method is a no-op here (an in-memory database)."""
@@ -57,6 +59,11 @@ class Storage:
 
     def close(self) -> None:
         """Flush and release the database; later writes raise StorageError."""
+
+    def backup(self, dest) -> None:
+        """Copy the database, as it is now, to the new file ``dest``."""
+        raise StorageError("an in-memory database has no file to back up: connect to a database file, "
+                           "or export its tables")
 
 
 class MemoryStorage(Storage):

@@ -22,11 +22,27 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
+import zlib
 from decimal import Decimal
 
 from ..keys import key_bytes
 from ..schema import IndexSpec, KeySchema, Projection, TableSpec, Throughput
 from ..wire_values import item_to_wire
+
+# -------------------------------------------------------------- checksums
+# why: SQLite checks its pages' structure, not their contents, so a byte
+# flipped inside a stored value would be read back as a different value. Each
+# row carries a CRC-32 of everything it holds, verified when the file opens.
+
+def item_checksum(key: bytes, size: int, text: str) -> int:
+    """CRC-32 of an item row: its key bytes, its size and its JSON text."""
+    return zlib.crc32(text.encode("utf-8"), zlib.crc32(size.to_bytes(8, "big"), zlib.crc32(key)))
+
+
+def table_checksum(name: str, spec: str, state: str) -> int:
+    """CRC-32 of a table row: its name, spec and state texts."""
+    return zlib.crc32("\x00".join((name, spec, state)).encode("utf-8"))
+
 
 # ------------------------------------------------------------------ items
 

@@ -18,20 +18,25 @@ Format history (``SCHEMAS`` keeps each one, so tests can build old files):
   the engine's storage order, with their sizes: a 100,000-item file opens
   in about a second, and a table dropped and created again under the same
   name never shares rows.
+* 3 — every item and table row carries a CRC-32 of its contents
+  (``codec.item_checksum`` / ``table_checksum``), verified on open and by
+  ``partiql check``: SQLite checks its pages' structure, not the values in
+  them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 
 from ..keys import key_hash
 from .errors import StorageError
-from .codec import decode_item, decode_spec, row_key
+from .codec import decode_item, decode_spec, item_checksum, row_key, table_checksum
 from ..types import item_size
 
 APPLICATION_ID = 0x50514444  # "PQDD"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HEADER_BYTES = 100
 
@@ -45,6 +50,11 @@ SCHEMAS = {
         "state TEXT NOT NULL)",
         "CREATE TABLE items (tid INTEGER NOT NULL, key BLOB NOT NULL, size INTEGER NOT NULL, "
         "item TEXT NOT NULL, PRIMARY KEY (tid, key)) WITHOUT ROWID"],
+    3: ["CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+        "CREATE TABLE tables (tid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, spec TEXT NOT NULL, "
+        "state TEXT NOT NULL, crc INTEGER NOT NULL)",
+        "CREATE TABLE items (tid INTEGER NOT NULL, key BLOB NOT NULL, size INTEGER NOT NULL, "
+        "item TEXT NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (tid, key)) WITHOUT ROWID"],
 }
 
 
@@ -71,13 +81,48 @@ def _v2_row(tid: int, key, text: str) -> tuple:
     return tid, row_key(key_hash(pk), pk, sort), item_size(item), text
 
 
+def _v2_to_v3(db: sqlite3.Connection) -> None:
+    db.create_function("item_crc", 3, item_checksum, deterministic=True)
+    db.create_function("table_crc", 3, table_checksum, deterministic=True)
+    db.execute("ALTER TABLE tables RENAME TO tables_v2")
+    db.execute("ALTER TABLE items RENAME TO items_v2")
+    for statement in SCHEMAS[3][1:]:
+        db.execute(statement)
+    db.execute("INSERT INTO tables (tid, name, spec, state, crc) "
+               "SELECT tid, name, spec, state, table_crc(name, spec, state) FROM tables_v2")
+    db.execute("INSERT INTO items (tid, key, size, item, crc) "
+               "SELECT tid, key, size, item, item_crc(key, size, item) FROM items_v2")
+    db.execute("DROP TABLE items_v2")
+    db.execute("DROP TABLE tables_v2")
+
+
 # MIGRATIONS[n] turns format n into format n + 1.
-MIGRATIONS = {1: _v1_to_v2}
+MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def damaged(path: str, detail: str) -> StorageError:
     return StorageError(f"cannot open {path}: not a partiql-ddb database, or a damaged one ({detail}); "
                         "the file was left as it is")
+
+
+def damaged_table(path: str, table: str) -> str:
+    return (f"cannot open {path}: the definition of table {table!r} is damaged (its checksum does not "
+            "match its contents); the file was left as it is")
+
+
+def damaged_item(path: str, table: str, key_schema, row: bytes, text: str) -> str:
+    return (f"cannot open {path}: table {table!r}: the item with key {describe_key(key_schema, row, text)} "
+            "is damaged (its checksum does not match its contents); the file was left as it is")
+
+
+def describe_key(key_schema, row: bytes, text: str) -> str:
+    """A stored item's key for a message: its key attributes while its text still reads, else the row's key bytes."""
+    try:
+        item = json.loads(text)
+        key = {name: item[name] for name in (key_schema.hash_name, key_schema.range_name) if name is not None}
+    except (ValueError, TypeError, KeyError):
+        return f"(row key bytes {row.hex()})"
+    return json.dumps(key, separators=(",", ":"), ensure_ascii=False)
 
 
 def check_header(path: str) -> None:

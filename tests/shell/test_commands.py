@@ -9,7 +9,7 @@ from partiql.shell.catalog import Catalog
 from partiql.shell.suggest import suggest
 
 REQUIRED = [".help", ".tables", ".describe", ".format", ".read", ".output", ".once", ".timer", ".scan",
-            ".last", ".history", ".quit", "\\dt", "\\d"]
+            ".last", ".history", ".quit", ".backup", "\\dt", "\\d"]
 
 
 def test_the_registry_has_every_command_and_alias():
@@ -98,3 +98,26 @@ def test_unknown_commands_and_last_without_a_result(make_session, music):
     assert session.run_script(".frobnicate") is False
     assert session.run_script(".last")
     assert streams.err.getvalue() == "unknown command .frobnicate (.help lists them)\nno result yet\n"
+
+
+def test_backup_copies_the_open_database(make_session, tmp_path):
+    import partiql
+
+    with partiql.connect(tmp_path / "live.db") as db:
+        session, streams = make_session(db)
+        assert session.run_script("CREATE TABLE Tab (pk S) PRIMARY KEY (pk HASH);\nINSERT INTO Tab VALUE {'pk': 'a'};")
+        assert session.run_script(f".backup {tmp_path / 'copy.db'}")
+        assert f"backed up to {tmp_path / 'copy.db'}" in streams.err.getvalue()
+        assert session.run_script(f".backup {tmp_path / 'copy.db'}") is False  # never overwrites
+        assert "the file exists" in streams.err.getvalue()
+        assert session.run_script(".backup") is False
+        assert ".backup needs a FILE" in streams.err.getvalue()
+    with partiql.connect(tmp_path / "copy.db") as copy:
+        assert copy.execute("SELECT * FROM Tab").items == [{"pk": "a"}]
+
+
+def test_backup_of_an_in_memory_session_says_why_not(make_session, music, tmp_path):
+    session, streams = make_session(music)
+    assert session.run_script(f".backup {tmp_path / 'copy.db'}") is False
+    assert "an in-memory database has no file to back up" in streams.err.getvalue()
+    assert not (tmp_path / "copy.db").exists()

@@ -1,0 +1,169 @@
+"""Checking a database file without changing it, and copying one safely while it is open.
+
+``check_file(path)`` reads the file read-only: SQLite's own structural check
+(``PRAGMA integrity_check``), then every table and item row against its
+checksum (format 3) and through the decoder the engine uses on open. It
+never writes, migrates or creates anything.
+
+``backup(source_db, dest)`` copies a database with SQLite's online backup
+API: a consistent snapshot that includes what is still in the write-ahead
+log (copying the file itself while it is open can copy an empty database:
+the data is in ``FILE-wal``). ``backup_file(path, dest)`` does it for a file
+given by name, ``SqliteStorage.backup`` for the one a session has open.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+from . import file_format
+from .codec import decode_item, decode_spec, item_checksum, table_checksum
+from .errors import StorageError
+
+MAX_PROBLEMS = 20  # listed in a report; the count says how many more there were
+
+
+@dataclass
+class CheckReport:
+    """What ``check_file`` found: the file's format, its tables' item counts and every problem."""
+
+    path: str
+    version: int
+    tables: dict[str, int] = field(default_factory=dict)  # table name -> items read
+    problems: list[str] = field(default_factory=list)
+    more_problems: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, problem: str) -> None:
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(problem)
+        else:
+            self.more_problems += 1
+
+
+def check_file(path) -> CheckReport:
+    """Check the database file ``path`` read-only; StorageError when it cannot be read at all."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise StorageError(f"cannot check {path}: no such file")
+    file_format.check_header(path)
+    db = _read_only(path)
+    try:
+        report = CheckReport(path, _identify(db, path))
+        structure = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
+        if structure != ["ok"]:
+            for line in structure:
+                report.add(f"SQLite: {line}")
+            return report  # why: rows read from a damaged b-tree prove nothing
+        _check_rows(db, report)
+        return report
+    except sqlite3.DatabaseError as error:
+        raise file_format.damaged(path, str(error)) from None
+    finally:
+        db.close()
+
+
+def backup_file(path, dest) -> None:
+    """Copy the database file ``path`` (open elsewhere or not) to the new file ``dest``."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise StorageError(f"cannot back up {path}: no such file")
+    file_format.check_header(path)
+    db = _read_only(path)
+    try:
+        _identify(db, path)
+        backup(db, dest)
+    except sqlite3.DatabaseError as error:
+        raise file_format.damaged(path, str(error)) from None
+    finally:
+        db.close()
+
+
+def backup(source: sqlite3.Connection, dest) -> None:
+    """Copy the open database ``source`` to the new file ``dest`` (refused if it exists)."""
+    dest = os.fspath(dest)
+    if os.path.lexists(dest):
+        raise StorageError(f"cannot back up to {dest}: the file exists (choose a new name)")
+    if not Path(dest).parent.is_dir():
+        raise StorageError(f"cannot back up to {dest}: no such directory")
+    try:
+        target = sqlite3.connect(dest)
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot back up to {dest}: {error}") from None
+    try:
+        source.backup(target)
+    except sqlite3.Error as error:
+        target.close()
+        _remove(dest)
+        raise StorageError(f"cannot back up to {dest}: {error}") from None
+    target.close()
+
+
+def _remove(path: str) -> None:
+    for name in (path, path + "-wal", path + "-shm", path + "-journal"):
+        try:
+            os.remove(name)
+        except FileNotFoundError:
+            pass
+
+
+def _read_only(path: str) -> sqlite3.Connection:
+    try:
+        return sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot read {path}: {error}") from None
+
+
+def _identify(db: sqlite3.Connection, path: str) -> int:
+    """The file's format version; StorageError when it is not a partiql-ddb file this version reads."""
+    application = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if application != file_format.APPLICATION_ID:
+        raise StorageError(f"cannot read {path}: it is an SQLite database, but not a partiql-ddb one")
+    if version > file_format.FORMAT_VERSION:
+        raise StorageError(f"cannot read {path}: it was written by a newer partiql-ddb (file format {version})")
+    return version
+
+
+def _check_rows(db: sqlite3.Connection, report: CheckReport) -> None:
+    checksums = report.version >= 3
+    columns = "tid, name, spec, state" + (", crc" if checksums else "")
+    if report.version < 2:
+        report.add(f"file format {report.version}: opening it upgrades it; check it again afterwards")
+        return
+    for row in db.execute(f"SELECT {columns} FROM tables ORDER BY tid").fetchall():
+        tid, name, spec_text, state_text = row[:4]
+        if checksums and table_checksum(name, spec_text, state_text) != row[4]:
+            report.add(f"table {name!r}: its definition is damaged (checksum mismatch)")
+            continue
+        try:
+            spec = decode_spec(spec_text)
+        except (ValueError, KeyError, TypeError) as error:
+            report.add(f"table {name!r}: its definition cannot be read ({type(error).__name__}: {error})")
+            continue
+        report.tables[name] = _check_items(db, report, tid, spec, checksums)
+
+
+def _check_items(db, report: CheckReport, tid: int, spec, checksums: bool) -> int:
+    columns = "key, size, item" + (", crc" if checksums else "")
+    count = 0
+    for row in db.execute(f"SELECT {columns} FROM items WHERE tid = ? ORDER BY key", (tid,)):
+        key, size, text = row[:3]
+        where = f"table {spec.name!r}: item {file_format.describe_key(spec.key, key, text)}"
+        if checksums and item_checksum(key, size, text) != row[3]:
+            report.add(f"{where}: damaged (checksum mismatch)")
+            continue
+        try:
+            decode_item(text)
+        except (ValueError, KeyError, TypeError) as error:
+            report.add(f"{where}: cannot be read ({type(error).__name__}: {error})")
+            continue
+        count += 1
+    return count
