@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -50,13 +51,8 @@ class CheckReport:
 
 def check_file(path) -> CheckReport:
     """Check the database file ``path`` read-only; StorageError when it cannot be read at all."""
-    path = os.fspath(path)
-    if not os.path.isfile(path):
-        raise StorageError(f"cannot check {path}: no such file")
-    file_format.check_header(path)
-    db = _read_only(path)
-    try:
-        report = CheckReport(path, _identify(db, path))
+    with _opened(path, "check") as (db, version):
+        report = CheckReport(os.fspath(path), version)
         structure = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
         if structure != ["ok"]:
             for line in structure:
@@ -64,22 +60,24 @@ def check_file(path) -> CheckReport:
             return report  # why: rows read from a damaged b-tree prove nothing
         _check_rows(db, report)
         return report
-    except sqlite3.DatabaseError as error:
-        raise file_format.damaged(path, str(error)) from None
-    finally:
-        db.close()
 
 
 def backup_file(path, dest) -> None:
     """Copy the database file ``path`` (open elsewhere or not) to the new file ``dest``."""
+    with _opened(path, "back up") as (db, _):
+        backup(db, dest)
+
+
+@contextmanager
+def _opened(path, doing: str):
+    """(read-only connection, format version) of the database file ``path``; closed after."""
     path = os.fspath(path)
     if not os.path.isfile(path):
-        raise StorageError(f"cannot back up {path}: no such file")
+        raise StorageError(f"cannot {doing} {path}: no such file")
     file_format.check_header(path)
     db = _read_only(path)
     try:
-        _identify(db, path)
-        backup(db, dest)
+        yield db, _identify(db, path)
     except sqlite3.DatabaseError as error:
         raise file_format.damaged(path, str(error)) from None
     finally:
