@@ -1,0 +1,97 @@
+"""Long fuzz runs outside CI: generated and mutated statements and wire requests, 0 internal errors expected.
+
+    python bench/fuzz.py [--statements 100000] [--wire 40000] [--seed 1]
+
+Uses the generators of ``tests/fuzzing.py`` (the property tests run the same
+ones with small example counts). Statements run through the library alone
+and, one in ten, inside a transaction; wire requests through the HTTP
+handler. Prints the outcomes by kind, then every distinct internal error
+with one reproducer; the exit status is 1 if there was any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import random
+import sys
+import time
+import traceback
+
+import _support  # noqa: F401 - keeps bench/ off sys.path (must precede the partiql import)
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the tests package
+
+import partiql  # noqa: E402
+from partiql.engine.requests.wire import wire_call  # noqa: E402
+from partiql.server.handler import Handler  # noqa: E402
+from tests import fuzzing  # noqa: E402
+
+HEADERS = {"content-type": "application/x-amz-json-1.0"}
+
+
+def fresh_database():
+    db = partiql.connect()
+    wire_call(db.engine, "CreateTable", json.loads(json.dumps(fuzzing.CREATE_TABLE)))
+    return db
+
+
+def run_statements(count: int, rng: random.Random, outcomes, internal) -> None:
+    db = fresh_database()
+    for n in range(count):
+        if n % 20_000 == 0 and n:
+            db.close()
+            db = fresh_database()  # why: keep the table small, so every statement stays cheap
+        cases = [fuzzing.statement(rng) for _ in range(rng.randrange(2, 4))] if n % 10 == 0 else None
+        text, params = cases[0] if cases else fuzzing.statement(rng)
+        run = (lambda: db.execute_transaction(cases)) if cases else (lambda: db.execute(text, params))
+        try:
+            outcomes["statement " + fuzzing.outcome(run)] += 1
+        except Exception as error:  # noqa: BLE001 - the point: every other exception is a finding
+            outcomes["statement INTERNAL"] += 1
+            internal.setdefault(f"{type(error).__name__}: {str(error)[:80]}",
+                                (repr(cases or (text, params))[:400], traceback.format_exc(limit=-4)))
+    db.close()
+
+
+def run_wire(count: int, rng: random.Random, outcomes, internal) -> None:
+    db = fresh_database()
+    handler = Handler(db, address="localhost:1")
+    for _ in range(count):
+        operation, body = fuzzing.wire_request(rng)
+        status, _, out = handler.handle("DynamoDB_20120810." + operation, HEADERS, body)
+        outcomes[f"wire {status}"] += 1
+        if status not in (200, 400):
+            internal.setdefault(f"HTTP {status} for {operation}", (body[:400], out[:300]))
+    db.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--statements", type=int, default=100_000)
+    parser.add_argument("--wire", type=int, default=40_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    outcomes, internal = collections.Counter(), {}
+    started = time.perf_counter()
+    run_statements(args.statements, rng, outcomes, internal)
+    middle = time.perf_counter()
+    run_wire(args.wire, rng, outcomes, internal)
+    ended = time.perf_counter()
+    print(f"seed {args.seed}: {args.statements:,} statements in {middle - started:.1f} s, "
+          f"{args.wire:,} wire requests in {ended - middle:.1f} s")
+    for kind, number in sorted(outcomes.items()):
+        print(f"  {kind:<45} {number:>9,}")
+    print(f"internal errors: {sum(v for k, v in outcomes.items() if 'INTERNAL' in k)} "
+          f"+ {sum(v for k, v in outcomes.items() if k.startswith('wire 5'))} HTTP 5xx, "
+          f"{len(internal)} distinct")
+    for kind, (case, detail) in internal.items():
+        print(f"\n{kind}\n  case: {case}\n  {detail}")
+    return 1 if internal else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
