@@ -352,10 +352,13 @@ def _from_python(value, depth: int):
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
     if isinstance(value, dict):
-        check_depth(depth)
-        return {_name(key): _from_python(item, depth + 1) for key, item in value.items()}
+        if depth > limits.MAX_VALUE_DEPTH:
+            raise ValidationException(NESTING)
+        return {(key if type(key) is str and key.isascii() else _name(key)): _from_python(item, depth + 1)
+                for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        check_depth(depth)
+        if depth > limits.MAX_VALUE_DEPTH:
+            raise ValidationException(NESTING)
         return [_from_python(item, depth + 1) for item in value]
     if isinstance(value, (set, frozenset)):
         return _set_from_python(value)
