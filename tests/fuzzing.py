@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from decimal import Decimal
 
 from partiql.engine.errors import DynamoDBError
@@ -88,50 +89,148 @@ def wire_value(rng: random.Random, depth: int = 0):
 
 # ------------------------------------------------------------- statements
 
+# Seeds mark each parameter with what it stands for: ?S a partition key
+# (string), ?N a number (sort key or LSI key), ?V any value. The marks become
+# plain ``?``; the parameter is of the right type most of the time, so the
+# statements get past key checks into conditions, updates and index upkeep.
 SEED_STATEMENTS = [
-    "SELECT * FROM Fuzz WHERE pk = ?",
-    "SELECT pk, sk, a.b[0] FROM Fuzz WHERE pk = ? AND sk BETWEEN 1 AND 7",
-    "SELECT * FROM Fuzz WHERE pk IN [?, 'p2'] AND sk > 2 ORDER BY sk DESC",
-    'SELECT * FROM "Fuzz"."ByG" WHERE g = ?',
-    'SELECT pk FROM "Fuzz"."ByL" WHERE pk = ? AND l >= ?',
-    "SELECT * FROM Fuzz WHERE a = ? OR begins_with(b, ?) OR attribute_type(c, 'S') OR size(d) > ?",
-    "SELECT * FROM Fuzz WHERE NOT (x IS MISSING) AND y IS NOT NULL AND contains(z, ?)",
+    "SELECT * FROM Fuzz WHERE pk = ?S",
+    "SELECT pk, sk, a.b[0], a[1].b FROM Fuzz WHERE pk = ?S AND sk BETWEEN ?N AND 7",
+    "SELECT * FROM Fuzz WHERE pk IN [?S, 'p2'] AND sk > ?N",
+    "SELECT * FROM Fuzz WHERE pk = ?S AND sk IN [1, ?N, 3] ORDER BY sk DESC",
+    'SELECT * FROM "Fuzz"."ByG" WHERE g = ?V',
+    'SELECT pk, l FROM "Fuzz"."ByL" WHERE pk = ?S AND l >= ?N ORDER BY l',
+    "SELECT * FROM Fuzz WHERE a = ?V OR begins_with(b, ?V) OR attribute_type(c, 'S') OR size(d) > ?N",
+    "SELECT * FROM Fuzz WHERE NOT (x IS MISSING) AND y IS NOT NULL AND contains(z, ?V)",
+    "SELECT a, \"b\", m.\"x y\" FROM \"Fuzz\" WHERE pk = ?S AND sk = ?N AND attribute_exists(a)",
     "SELECT COUNT(*) FROM Fuzz",
-    "INSERT INTO Fuzz VALUE {'pk': ?, 'sk': ?, 'g': ?, 'l': ?, 'a': ?}",
-    "INSERT INTO Fuzz VALUE {'pk': 'p1', 'sk': 1, 'm': {'x': [1, 'two', <<3>>], 'y': `{a: 1}`}}",
-    "UPDATE Fuzz SET a = ?, b.c = ?, n = 1 WHERE pk = ? AND sk = 3",
-    "UPDATE Fuzz SET n = n + 1, a = ? WHERE pk = 'p1' AND sk = 1",
-    "UPDATE Fuzz SET q = list_append(q, [?]) REMOVE x WHERE pk = ? AND sk = 2 RETURNING ALL NEW *",
-    "UPDATE Fuzz SET s = set_add(s, <<?>>) WHERE pk = ? AND sk = 4 AND attribute_exists(pk)",
-    "DELETE FROM Fuzz WHERE pk = ? AND sk = 5 RETURNING ALL OLD *",
-    "INSERT INTO Fuzz VALUE {'pk': ?, 'sk': 2, 'g': 'g1', 'l': 4, 'a': ?}",
-    "EXISTS(SELECT * FROM Fuzz WHERE pk = ? AND sk = 1 AND a = ?)",
+    "INSERT INTO Fuzz VALUE {'pk': ?S, 'sk': ?N, 'g': ?V, 'l': ?N, 'a': ?V}",
+    "INSERT INTO Fuzz VALUE {'pk': ?S, 'sk': ?N, 'm': {'x': [1, 'two', <<3, 4>>, {'y': null}], 'b': true}}",
+    "INSERT INTO Fuzz VALUE {'pk': 'p1', 'sk': 1, 'm': {'y': `{a: 1}`}}",
+    "UPDATE Fuzz SET a = ?V, b = ?V, n = 1 WHERE pk = ?S AND sk = ?N",
+    "UPDATE Fuzz SET n = n + ?N, a[0] = ?V WHERE pk = ?S AND sk = ?N RETURNING MODIFIED OLD *",
+    "UPDATE Fuzz SET q = list_append(q, [1, 'x']) REMOVE a.b WHERE pk = ?S AND sk = ?N RETURNING ALL NEW *",
+    "UPDATE Fuzz SET q = list_append(q, [?V]) WHERE pk = ?S AND sk = ?N",
+    "UPDATE Fuzz SET s = set_add(s, <<'a', 'b'>>) WHERE pk = ?S AND sk = ?N AND attribute_exists(pk)",
+    "UPDATE Fuzz SET s = set_delete(s, <<'a'>>), g = ?V, l = ?N WHERE pk = ?S AND sk = ?N AND a <> ?V",
+    "UPDATE Fuzz REMOVE g, l SET m.x = ?V WHERE pk = ?S AND sk = ?N RETURNING ALL OLD *",
+    "DELETE FROM Fuzz WHERE pk = ?S AND sk = ?N RETURNING ALL OLD *",
+    "DELETE FROM Fuzz WHERE pk = ?S AND sk = ?N AND (a = ?V OR attribute_not_exists(g))",
+    "EXISTS(SELECT * FROM Fuzz WHERE pk = ?S AND sk = ?N AND a = ?V)",
+    "EXISTS(SELECT * FROM Fuzz WHERE pk = ?S AND sk = ?N)",
 ]
 FRAGMENTS = ["SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "(", ")", "[", "]", "{", "}", "<<", ">>", "'", '"',
              "`", "?", "*", ",", ".", "=", "<>", "<", ">=", "BETWEEN", "IN", "IS", "MISSING", "NULL", "VALUE",
              "SET", "REMOVE", "RETURNING", "ALL", "NEW", "OLD", ";", "--", "/*", "1e999", "-", "+", "||", "\\",
-             "\ud800", "Fuzz", "pk", "sk", "size(", "LIMIT", "ORDER BY", "DESC", "EXISTS(", "\n"]
+             "\ud800", "Fuzz", "pk", "sk", "size(", "LIMIT", "ORDER BY", "DESC", "EXISTS(", "\n", "[-1]",
+             "`{a: 1}`", "'\ud800'", '"\U0001f600"', "9" * 50, "0x1", "1e-130", "MODIFIED", "UPDATE", "DELETE",
+             "INSERT INTO", "attribute_exists(", "list_append(", "set_add(", "\x00", "#", ":v"]
+TOKEN = re.compile(r"'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?|`[^`]*`?|<<|>>|<>|!=|<=|>=|\w+|\s+|.", re.S)
+
+
+def _span_edit(text: str, rng: random.Random) -> str:
+    """One character-level edit: a span cut, doubled or swapped to the end, a fragment inserted or pasted over."""
+    i, j = sorted(rng.randrange(len(text) + 1) for _ in range(2))
+    edit = rng.randrange(5)
+    if edit == 0:
+        return text[:i] + text[j:]
+    if edit == 1:
+        return text[:j] + text[i:j] + text[j:]
+    if edit == 2:
+        return text[:i] + " " + rng.choice(FRAGMENTS) + " " + text[i:]
+    if edit == 3:
+        return text[:i] + text[j:] + text[i:j]
+    return text[:i] + rng.choice(FRAGMENTS) + text[j:]
+
+
+def _token_edit(text: str, rng: random.Random) -> str:
+    """One token-level edit: a token deleted, doubled, swapped with another or replaced by a fragment."""
+    tokens = TOKEN.findall(text)
+    i, j = rng.randrange(len(tokens)), rng.randrange(len(tokens))
+    edit = rng.randrange(4)
+    if edit == 0:
+        del tokens[i]
+    elif edit == 1:
+        tokens.insert(i, tokens[i])
+    elif edit == 2:
+        tokens[i], tokens[j] = tokens[j], tokens[i]
+    else:
+        tokens[i] = rng.choice(FRAGMENTS)
+    return "".join(tokens)
 
 
 def mutate(text: str, rng: random.Random) -> str:
-    """``text`` with 1-3 random edits: spans cut, doubled or swapped, fragments inserted."""
+    """``text`` with 1-3 random edits, on characters or on tokens."""
     for _ in range(rng.randrange(1, 4)):
         if not text:
             text = rng.choice(FRAGMENTS)
-            continue
-        i, j = sorted(rng.randrange(len(text) + 1) for _ in range(2))
-        edit = rng.randrange(5)
-        if edit == 0:
-            text = text[:i] + text[j:]
-        elif edit == 1:
-            text = text[:j] + text[i:j] + text[j:]
-        elif edit == 2:
-            text = text[:i] + " " + rng.choice(FRAGMENTS) + " " + text[i:]
-        elif edit == 3:
-            text = text[:i] + text[j:] + text[i:j]
         else:
-            text = text[:i] + rng.choice(FRAGMENTS) + text[j:]
+            text = (_token_edit if rng.random() < .5 else _span_edit)(text, rng)
     return text
+
+
+# ------------------------------------------------------ generated conditions
+
+PATHS = ["a", "b", "c", "n", "g", "l", "m.x", "m.x[0]", "a[1]", "q[0].y", '"b"', 'm."x y"', "s"]
+TYPE_NAMES = ["'S'", "'N'", "'M'", "'NULL'"]
+LITERALS = ["1", "-2.5e3", "'p1'", "''", "'x'", "true", "null", "[1, 'a']", "{'k': 1}", "<<'a'>>", "<<1, 2>>", "?V"]
+
+
+def _operand(rng: random.Random) -> str:
+    return rng.choice(PATHS) if rng.random() < .5 else rng.choice(LITERALS)
+
+
+def condition(rng: random.Random, depth: int = 0) -> str:
+    """A random WHERE condition over the item's attributes (no key conditions), ?V where a value goes."""
+    kind = rng.randrange(10 if depth < 3 else 6)
+    if kind == 0:
+        return f"{_operand(rng)} {rng.choice(['=', '<>', '<', '<=', '>', '>='])} {_operand(rng)}"
+    if kind == 1:
+        return f"{rng.choice(PATHS)} IS {rng.choice(['', 'NOT '])}{rng.choice(['MISSING', 'NULL'])}"
+    if kind == 2:
+        function = rng.choice(["attribute_exists", "attribute_not_exists"])
+        return f"{function}({rng.choice(PATHS)})"
+    if kind == 3:
+        function = rng.choice(["begins_with", "contains", "attribute_type"])
+        return f"{function}({rng.choice(PATHS)}, {rng.choice(LITERALS + TYPE_NAMES)})"
+    if kind == 4:
+        return f"size({rng.choice(PATHS)}) {rng.choice(['>', '=', '<='])} {rng.choice(['0', '2', '?N'])}"
+    if kind == 5:
+        members = ", ".join(_operand(rng) for _ in range(rng.randrange(1, 4)))
+        return f"{rng.choice(PATHS)} {rng.choice(['', 'NOT '])}IN [{members}]"
+    if kind == 6:
+        return f"{_operand(rng)} BETWEEN {_operand(rng)} AND {_operand(rng)}"
+    if kind == 7:
+        return f"NOT ({condition(rng, depth + 1)})"
+    return f"({condition(rng, depth + 1)}) {rng.choice(['AND', 'OR'])} ({condition(rng, depth + 1)})"
+
+
+GENERATED = [
+    "SELECT * FROM Fuzz WHERE pk = ?S AND ({c})",
+    "SELECT {p} FROM Fuzz WHERE {c}",
+    'SELECT * FROM "Fuzz"."ByG" WHERE g = ?V AND {c}',
+    "UPDATE Fuzz SET {p} = ?V WHERE pk = ?S AND sk = ?N AND ({c})",
+    "DELETE FROM Fuzz WHERE pk = ?S AND sk = ?N AND {c}",
+    "EXISTS(SELECT * FROM Fuzz WHERE pk = ?S AND sk = ?N AND ({c}))",
+]
+
+
+def generated_statement(rng: random.Random) -> str:
+    """A statement with a generated condition (marked parameters, as in the seeds)."""
+    return rng.choice(GENERATED).format(c=condition(rng), p=rng.choice(PATHS))
+
+
+# --------------------------------------------------------------- parameters
+
+def _marked(mark: str, rng: random.Random, odd: float):
+    """A parameter for a ``?S``/``?N``/``?V`` mark: anything with probability ``odd``, else the right type."""
+    if rng.random() < odd:
+        return parameter(rng)
+    if mark == "S":
+        return f"p{rng.randrange(5)}"
+    if mark == "N":
+        return rng.randrange(10)
+    return rng.choice(["x", "p1", 3, True, None, ["x", 1], {"b": "c"}, {"a", "b"}, b"\x00"])
 
 
 def parameter(rng: random.Random):
@@ -141,13 +240,50 @@ def parameter(rng: random.Random):
     return python_value(rng)
 
 
-def statement(rng: random.Random) -> tuple[str, list]:
-    """(text, parameters): a seed statement, mutated one time in two."""
-    text = rng.choice(SEED_STATEMENTS)
-    if rng.random() < .5:
+MARK = re.compile(r"\?([SNV])")
+
+
+def statement(rng: random.Random, mutation: float = 1 / 3, odd: float = .2,
+              miscount: float = 1 / 6) -> tuple[str, list]:
+    """(text, parameters): a seed or generated statement, mutated with probability ``mutation``,
+    each parameter anything at all with probability ``odd``.
+
+    Parameters follow the marks; after a mutation the list is cut or padded
+    to the ``?`` count; with probability ``miscount`` one too many or too few.
+    """
+    text = rng.choice(SEED_STATEMENTS) if rng.random() < .7 else generated_statement(rng)
+    params = [_marked(mark, rng, odd) for mark in MARK.findall(text)]
+    text = MARK.sub("?", text)
+    if rng.random() < mutation:
         text = mutate(text, rng)
-    count = text.count("?") + rng.choice([0, 0, 0, 0, 0, 1, -1])
-    return text, [parameter(rng) for _ in range(max(count, 0))]
+        params = params[:text.count("?")] + [parameter(rng) for _ in range(text.count("?") - len(params))]
+    if rng.random() < miscount:
+        params = params + [parameter(rng)] if rng.random() < .5 or not params else params[:-1]
+    return text, params
+
+
+RETURNING = re.compile(r" RETURNING .*$")
+# Seeds a transaction always refuses: SELECTs (reads), Ion literals, parameters inside collection literals.
+REFUSED_IN_TRANSACTIONS = re.compile(r"^SELECT|`|\[\?|<<\?")
+
+
+def transaction(rng: random.Random) -> list:
+    """1-4 (text, parameters) for ExecuteTransaction or BatchExecuteStatement: mostly writes and EXISTS.
+
+    At most one of them mutated, RETURNING mostly dropped (refused in a
+    transaction), so that many transactions run, and some cancel.
+    """
+    out = []
+    for _ in range(rng.randrange(1, 5)):
+        for _ in range(4):  # why: bounded, so a Random that always answers 0 still ends
+            text, params = statement(rng, mutation=0, odd=.03, miscount=.02)
+            if not REFUSED_IN_TRANSACTIONS.search(text):
+                break
+        out.append((RETURNING.sub("", text) if rng.random() < .9 else text, params))
+    if rng.random() < .25:
+        index = rng.randrange(len(out))
+        out[index] = (mutate(out[index][0], rng), out[index][1])
+    return out
 
 
 # ---------------------------------------------------------- wire requests
@@ -165,9 +301,71 @@ def _parameters(rng, params: list) -> list:
             else wire_value(rng) for p in params]
 
 
-def _statement(rng) -> dict:
-    text, params = statement(rng)
+def _statement(rng, case=None) -> dict:
+    """An ExecuteStatement body (also an element of the batch and transaction lists)."""
+    text, params = case or statement(rng)
     return {"Statement": text, "Parameters": _parameters(rng, params)} if params else {"Statement": text}
+
+
+def _statements(rng) -> list:
+    return [_statement(rng, case) for case in transaction(rng)] if rng.random() < .9 else []
+
+
+def _key_schema(rng, names) -> list:
+    schema = [{"AttributeName": names[0], "KeyType": "HASH"}]
+    return schema + [{"AttributeName": names[1], "KeyType": "RANGE"}] if rng.random() < .6 else schema
+
+
+def _definitions(rng, *schemas) -> list:
+    """A definition for every key attribute (one in ten left out), of a random key type."""
+    names = dict.fromkeys(element["AttributeName"] for schema in schemas for element in schema)
+    return [{"AttributeName": name, "AttributeType": rng.choice("SNB")} for name in names if rng.random() < .9]
+
+
+INDEX_NAMES = {"GlobalSecondaryIndexes": "Global", "LocalSecondaryIndexes": "Local"}
+
+
+def _create_table(rng) -> dict:
+    """CreateTable for one of a few new tables: random key types, an LSI and a GSI now and then."""
+    names = rng.sample(["h", "r", "x", "y"], 4)
+    schemas = {"KeySchema": _key_schema(rng, names)}
+    projection = {"ProjectionType": rng.choice(["ALL", "KEYS_ONLY", "INCLUDE"])}
+    if projection["ProjectionType"] == "INCLUDE" or rng.random() < .05:
+        projection["NonKeyAttributes"] = ["a"]
+    if rng.random() < .4:
+        schemas["GlobalSecondaryIndexes"] = _key_schema(rng, names[2:])
+    if rng.random() < .3:
+        schemas["LocalSecondaryIndexes"] = _key_schema(rng, [names[0], names[3]])
+    key_schema = schemas.pop("KeySchema")
+    request = {"TableName": f"Fz{rng.randrange(6)}", "KeySchema": key_schema,
+               "AttributeDefinitions": _definitions(rng, key_schema, *schemas.values())}
+    for kind, schema in schemas.items():
+        request[kind] = [{"IndexName": INDEX_NAMES[kind], "KeySchema": schema, "Projection": projection}]
+    if rng.random() < .7:
+        request["BillingMode"] = "PAY_PER_REQUEST"
+    else:
+        throughput = {"ReadCapacityUnits": rng.choice([1, 5, 0]), "WriteCapacityUnits": 1}
+        request["ProvisionedThroughput"] = throughput
+        for index in request.get("GlobalSecondaryIndexes", []):
+            index["ProvisionedThroughput"] = throughput
+    return request
+
+
+def _update_table(rng) -> dict:
+    """UpdateTable: billing or throughput of the fuzz table; a GSI created or deleted on a new table."""
+    if rng.random() < .6:
+        mode = rng.choice(["PROVISIONED", "PAY_PER_REQUEST", 5])
+        request = {"TableName": TABLE, "BillingMode": mode}
+        if mode != "PAY_PER_REQUEST" or rng.random() < .1:
+            request["ProvisionedThroughput"] = {"ReadCapacityUnits": rng.randrange(-1, 3), "WriteCapacityUnits": 1}
+        return request
+    request = {"TableName": f"Fz{rng.randrange(6)}",
+               "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": rng.choice("SN")}]}
+    request["GlobalSecondaryIndexUpdates"] = [rng.choice([
+        {"Create": {"IndexName": "ByA", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}],
+                    "Projection": {"ProjectionType": "KEYS_ONLY"}}},
+        {"Delete": {"IndexName": rng.choice(["ByA", "Global", "Nope"])}}])]
+    return request
 
 
 def _key(rng):
@@ -220,14 +418,21 @@ WIRE_SEEDS = {
                                         "ExpressionAttributeValues": _values(rng, "v")}}])
         for _ in range(rng.randrange(4))]},
     "ExecuteStatement": _statement,
-    "BatchExecuteStatement": lambda rng: {"Statements": [_statement(rng) for _ in range(rng.randrange(4))]},
-    "ExecuteTransaction": lambda rng: {"TransactStatements": [_statement(rng) for _ in range(rng.randrange(4))]},
+    "BatchExecuteStatement": lambda rng: {"Statements": _statements(rng)},
+    "ExecuteTransaction": lambda rng: {"TransactStatements": _statements(rng)},
+    "CreateTable": _create_table,
+    "DeleteTable": lambda rng: {"TableName": f"Fz{rng.randrange(8)}"},
     "DescribeTable": lambda rng: {"TableName": rng.choice([TABLE, "Nope", "", "a;b"])},
-    "UpdateTable": lambda rng: {"TableName": TABLE, "BillingMode": rng.choice(["PROVISIONED", "PAY_PER_REQUEST", 5]),
-                                "ProvisionedThroughput": {"ReadCapacityUnits": rng.randrange(-1, 3),
-                                                          "WriteCapacityUnits": 1}},
+    "UpdateTable": _update_table,
 }
-JUNK = [None, 0, -1, "", "x", [], {}, True, 1.5, 10 ** 30, {"S": "a"}, ["a"], "\ud800"]
+# JSON text no Python value dumps to: put into a body through a placeholder string.
+RAW_JSON = ["9" * 5000, "1e400", "-1e400", "NaN", "-Infinity", "1E+999999999999", "-0.0", "1" + "0" * 40,
+            "[" * 300 + "]" * 300, '{"M": {"a": ' * 300 + '{"S": "x"}' + "}}" * 300,
+            '{"L": [' * 300 + '{"N": "1"}' + "]}" * 300, '{"L": [' * 40 + "]}" * 40,
+            '"\\ud800"', '"a\\udfffb"', '"\\ud83d\\ude00"', '"\\u0000"', '{"S": "\\udbff"}',
+            '{"S": "a", "S": "b"}', '{"N": "1", "N": "x"}', '"' + "x" * 5000 + '"']
+RAW = [f"\x01RAW{n}\x01" for n in range(len(RAW_JSON))]
+JUNK = [None, 0, -1, "", "x", [], {}, True, 1.5, 10 ** 30, {"S": "a"}, ["a"], "\ud800"] + RAW
 
 
 def _mangle(value, rng: random.Random):
@@ -251,9 +456,22 @@ def wire_request(rng: random.Random) -> tuple[str, bytes]:
     for _ in range(rng.randrange(1, 3) if rng.random() < .4 else 0):
         request = _mangle(request, rng)
     body = json.dumps(request)
+    for n in range(len(RAW)):
+        body = body.replace(json.dumps(RAW[n]), RAW_JSON[n])
     if rng.random() < .05:
         body = mutate(body, rng)
-    return operation, body.encode("utf-8", "surrogatepass")
+    data = body.encode("utf-8", "surrogatepass")
+    if rng.random() < .03:
+        data = _byte_edit(data, rng)
+    return operation, data
+
+
+def _byte_edit(data: bytes, rng: random.Random) -> bytes:
+    """The body cut short, or with bytes that are not UTF-8 put in."""
+    i = rng.randrange(len(data) + 1)
+    if rng.random() < .5:
+        return data[:i]
+    return data[:i] + rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00"]) + data[i:]
 
 
 # ------------------------------------------------------------------ outcome

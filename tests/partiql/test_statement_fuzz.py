@@ -1,10 +1,12 @@
 """Generated and mutated PartiQL statements never end in an internal error (#12.5).
 
-Each example is a seed statement over a table with an LSI and a GSI, mutated
-half the time (spans cut, doubled, swapped; keywords, quotes, brackets and
-lone surrogates inserted), with parameters that are mostly plain and now and
-then anything a caller might pass. Run alone, in a batch and in a
-transaction, every outcome is a result, a DynamoDB error, or the TypeError
+Each example is a seed statement over a table with an LSI and a GSI, or one
+with a generated WHERE condition, mutated one time in three (character spans
+and tokens cut, doubled, swapped; keywords, quotes, brackets, backticks and
+lone surrogates inserted), with parameters of the type each ``?`` wants most
+of the time and now and then anything a caller might pass (nested maps,
+lists, sets, Decimals, bytes, None, odd strings, floats). Run alone, in a
+batch and in a transaction, every outcome is a result, a DynamoDB error, or the TypeError
 boto3 itself raises for a value it cannot serialise (``fuzzing.outcome``).
 Any other exception fails the test. ``bench/fuzz.py`` runs the same
 generators for 100,000 statements outside CI.
@@ -12,7 +14,9 @@ generators for 100,000 statements outside CI.
 
 from __future__ import annotations
 
+import collections
 import json
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -47,21 +51,43 @@ def test_statements_end_in_a_result_or_a_dynamodb_error(db, rng):
 @FUZZ
 @given(rng=st.randoms(use_true_random=False))
 def test_batches_and_transactions_end_in_a_result_or_a_dynamodb_error(db, rng):
-    statements = [fuzzing.statement(rng) for _ in range(rng.randrange(1, 4))]
+    statements = fuzzing.transaction(rng)
     fuzzing.outcome(lambda: db.execute_batch(statements))
     fuzzing.outcome(lambda: db.execute_transaction(statements))
 
 
-def test_the_generator_reaches_past_the_parser(db):
-    """Not a vacuous property: a fixed sample yields results, DynamoDB errors of several kinds
-    and the caller's TypeError."""
-    import random
+@pytest.mark.parametrize("params", ["p1", {"a": 1}, {"p1"}, b"p1", 5, (p for p in ["p1"])],
+                         ids=["str", "dict", "set", "bytes", "int", "generator"])
+def test_parameters_that_are_not_a_list_are_the_callers_type_error(db, params):
+    """As boto3's ``Parameters`` must be a list: the caller's TypeError, worded, not an internal one."""
+    with pytest.raises(TypeError, match="parameters must be a list"):
+        db.execute("SELECT * FROM Fuzz WHERE pk = ?", params)
+    assert fuzzing.outcome(lambda: db.execute("SELECT * FROM Fuzz WHERE pk = ?", params)) == "caller TypeError"
 
-    rng, seen = random.Random(7), set()
+
+@pytest.mark.parametrize("params", [["p1"], ("p1",)], ids=["list", "tuple"])
+def test_a_sequence_of_parameters_runs(db, params):
+    assert db.execute("SELECT * FROM Fuzz WHERE pk = ?", params).items
+
+
+def test_the_generator_reaches_past_the_parser(db):
+    """Not a vacuous property: a fixed sample yields results (a good share of them, generated
+    conditions among them), DynamoDB errors of several kinds and the caller's TypeError."""
+    rng, seen = random.Random(7), collections.Counter()
     for _ in range(600):
         text, params = fuzzing.statement(rng)
-        seen.add(fuzzing.outcome(lambda: db.execute(text, params)))
-    assert {"ok", "ValidationException", "ConditionalCheckFailedException", "caller TypeError"} <= seen
+        seen[fuzzing.outcome(lambda: db.execute(text, params))] += 1
+    assert {"ok", "ValidationException", "ConditionalCheckFailedException", "caller TypeError"} <= set(seen)
+    assert seen["ok"] > 600 // 8, seen
+    conditions = [fuzzing.MARK.sub("?", fuzzing.generated_statement(rng)) for _ in range(100)]
+    assert "ok" in {fuzzing.outcome(lambda: db.execute(text, ["p1", 1, 2][:text.count("?")])) for text in conditions}
+
+
+def test_transactions_run_and_cancel(db):
+    """Generated transactions get past validation: some commit, some are cancelled."""
+    rng = random.Random(5)
+    seen = {fuzzing.outcome(lambda: db.execute_transaction(fuzzing.transaction(rng))) for _ in range(300)}
+    assert {"ok", "TransactionCanceledException", "ValidationException"} <= seen
 
 
 def test_an_internal_error_is_not_an_outcome():
