@@ -2,12 +2,15 @@
 
 A table keyed (pk S, sk N) with an LSI on ``l`` (KEYS_ONLY) and two GSIs —
 ``ByG`` (g) and ``ByG2`` (g2, n), projecting ALL — takes random PutItem,
-UpdateItem, DeleteItem (with and without conditions), TransactWriteItems
-(sometimes failing as a whole) and BatchWriteItem through the boto3-shaped
-client. The model is ``{(pk, sk): item}``. After every step: a Scan equals
-the model, and each index holds exactly the model items that carry its key
-attributes (sparse), with its projection. The same machine runs on a file
-database, reopened at the end.
+UpdateItem (ADD, SET and REMOVE of index keys), DeleteItem (with and without
+conditions), TransactWriteItems (sometimes failing as a whole; two actions on
+one item always refused) and BatchWriteItem through the boto3-shaped client.
+The model is ``{(pk, sk): item}``; PutItem's ALL_OLD must be the model's old
+item, and a refused write changes nothing. After every step: a Scan equals
+the model, and each index — scanned, and queried per partition — holds
+exactly the model items that carry its key attributes (sparse), with its
+projection. The same machine runs on a file database, reopened now and then
+and once more at the end.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def wire(value):
         return {"S": value}
     if isinstance(value, frozenset):
         return {"SS": sorted(value)}
-    return {"N": str(value)}
+    return {"N": str(value)}  # int or Decimal
 
 
 def plain(attribute: dict):
@@ -81,13 +84,15 @@ class ModelCheck(RuleBasedStateMachine):
             self.db.close()
 
     # ------------------------------------------------------------ writes
-    def _expect_condition(self, call, holds: bool) -> None:
+    def _expect_condition(self, call, holds: bool):
+        """``call()``'s answer; refused with ConditionalCheckFailedException exactly when not ``holds``."""
         try:
-            call()
+            answer = call()
         except self.client.exceptions.ConditionalCheckFailedException:
             assert not holds, "a condition that holds was refused"
-            return
+            return None
         assert holds, "a condition that fails was accepted"
+        return answer
 
     @rule(pk=PKS, sk=SKS, attributes=ATTRIBUTES, conditional=st.booleans())
     def put(self, pk, sk, attributes, conditional):
@@ -98,15 +103,22 @@ class ModelCheck(RuleBasedStateMachine):
         if conditional:
             request["ConditionExpression"] = "attribute_not_exists(pk)"
             holds = (pk, sk) not in self.model
-        self._expect_condition(lambda: self.client.put_item(**request), holds)
+        request["ReturnValues"] = "ALL_OLD"
+        answer = self._expect_condition(lambda: self.client.put_item(**request), holds)
         if holds:
+            old = {k: plain(v) for k, v in answer.get("Attributes", {}).items()}
+            assert old == self.model.get((pk, sk), {}), "ALL_OLD is not the item replaced"
             self.model[(pk, sk)] = item
 
-    @rule(pk=PKS, sk=SKS, g=st.sampled_from(["x", "y", None]), add=st.integers(-2, 2), conditional=st.booleans())
-    def update(self, pk, sk, g, add, conditional):
-        sets = "SET g = :g" if g is not None else "REMOVE g"
-        request = {"TableName": TABLE, "Key": key(pk, sk), "UpdateExpression": f"ADD n :n {sets}",
-                   "ExpressionAttributeValues": {":n": {"N": str(add)}, **({":g": {"S": g}} if g else {})}}
+    @rule(pk=PKS, sk=SKS, name=st.sampled_from(["g", "g2", "l"]), choice=st.sampled_from([0, 1, None]),
+          add=st.integers(-2, 2), conditional=st.booleans())
+    def update(self, pk, sk, name, choice, add, conditional):
+        """ADD n, and SET (choice 0 or 1) or REMOVE (None) an index key: a number for l, a string for g and g2."""
+        value = None if choice is None else Decimal(choice) if name == "l" else "xz"[choice]
+        change = f"SET {name} = :x" if value is not None else f"REMOVE {name}"
+        values = {":n": {"N": str(add)}, **({":x": wire(value)} if value is not None else {})}
+        request = {"TableName": TABLE, "Key": key(pk, sk), "UpdateExpression": f"ADD n :n {change}",
+                   "ExpressionAttributeValues": values}
         current = self.model.get((pk, sk))
         holds = True
         if conditional:
@@ -116,10 +128,9 @@ class ModelCheck(RuleBasedStateMachine):
         if holds:
             item = dict(current) if current is not None else {"pk": pk, "sk": Decimal(sk)}
             item["n"] = item.get("n", Decimal(0)) + add
-            if g is None:
-                item.pop("g", None)
-            else:
-                item["g"] = g
+            item.pop(name, None)
+            if value is not None:
+                item[name] = value
             self.model[(pk, sk)] = item
 
     @rule(pk=PKS, sk=SKS, conditional=st.booleans())
@@ -159,6 +170,19 @@ class ModelCheck(RuleBasedStateMachine):
             elif kind == "delete":
                 self.model.pop((pk, sk), None)
 
+    @rule(pk=PKS, sk=SKS, other=st.tuples(PKS, SKS))
+    def conflicting_transaction(self, pk, sk, other):
+        """Two actions on one item: refused as a whole (ValidationException), the other write not applied."""
+        actions = [{"Put": {"TableName": TABLE, "Item": {**key(*other), "v": {"S": "lost"}}}},
+                   {"Put": {"TableName": TABLE, "Item": {**key(pk, sk), "v": {"S": "lost"}}}},
+                   {"Delete": {"TableName": TABLE, "Key": key(pk, sk)}}]
+        try:
+            self.client.transact_write_items(TransactItems=actions)
+        except self.client.exceptions.ClientError as error:
+            assert error.response["Error"]["Code"] == "ValidationException", error.response
+        else:
+            raise AssertionError("a transaction with two actions on one item was applied")
+
     @rule(writes=st.lists(st.tuples(PKS, SKS, st.booleans()), min_size=1, max_size=5, unique_by=lambda w: w[:2]))
     def batch(self, writes):
         requests = [{"PutRequest": {"Item": {**key(pk, sk), "g2": {"S": "x"}, "n": {"N": "1"}}}} if put
@@ -173,6 +197,7 @@ class ModelCheck(RuleBasedStateMachine):
     @precondition(lambda self: self.database_path() is not None)
     @rule()
     def reopen(self):
+        """Close the file and open it again: everything must survive."""
         self.db.close()
         self.db = partiql.connect(self.database_path())
         self.client = partiql.client(self.db)
@@ -198,6 +223,24 @@ class ModelCheck(RuleBasedStateMachine):
             assert self._scan(index) == sorted(expected, key=_order), index
 
 
+    @invariant()
+    def queries_on_each_index_return_the_model_items_with_that_key(self):
+        """A Query per partition of each index: the model items with that key value, with the projection."""
+        if not hasattr(self, "model"):
+            return
+        for index, (keys, projected) in INDEXES.items():
+            for value in {item[keys[0]] for item in self.model.values() if all(k in item for k in keys)} | {"x"}:
+                expected = [item if projected is None else {k: item[k] for k in projected}
+                            for item in self.model.values() if all(k in item for k in keys) and item[keys[0]] == value]
+                assert self._query(index, keys[0], value) == sorted(expected, key=_order), (index, value)
+
+    def _query(self, index, name, value) -> list:
+        items = self.client.query(TableName=TABLE, IndexName=index, KeyConditionExpression="#k = :v",
+                                  ExpressionAttributeNames={"#k": name},
+                                  ExpressionAttributeValues={":v": wire(value)})["Items"]
+        return sorted(({k: plain(v) for k, v in item.items()} for item in items), key=_order)
+
+
 def _order(item: dict):
     return (item["pk"], item["sk"], repr(sorted(item.items(), key=lambda kv: kv[0])))
 
@@ -218,8 +261,15 @@ class FileModelCheck(ModelCheck):
         return Path(self._directory.name) / "model.db"
 
     def teardown(self):
-        super().teardown()
-        self._directory.cleanup()
+        """At the end, the file reopened once more still holds exactly the model."""
+        try:
+            if hasattr(self, "model"):
+                self.reopen()
+                self.table_equals_the_model()
+                self.indexes_hold_exactly_the_items_with_their_keys()
+        finally:
+            super().teardown()
+            self._directory.cleanup()
 
 
 FileModelCheck.TestCase.settings = settings(max_examples=25, stateful_step_count=25, deadline=None,
