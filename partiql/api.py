@@ -81,7 +81,7 @@ class Connection:
         """Run one statement (PartiQL, DDL, SHOW TABLES, DESCRIBE or EXPLAIN)."""
         self._check_open()
         params = _python_params(parameters)
-        return self.runner.execute(statement, params, limit=limit, next_token=next_token,
+        return self.runner.execute(_text(statement), params, limit=limit, next_token=next_token,
                                    consistent=consistent_read, shell=True)
 
     def pages(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
@@ -105,7 +105,7 @@ class Connection:
         ALL_OLD, inert in batches as in DynamoDB).
         """
         self._check_open()
-        entries = [_statement(s) for s in statements]
+        entries = [_statement(s) for s in _sequence(statements)]
         return self.runner.batch([(text, params) for text, params, _ in entries],
                                  return_old=_positions(entries, "return_old"),
                                  consistent=_positions(entries, "consistent_read"))
@@ -117,13 +117,13 @@ class Connection:
         current item into that statement's cancellation reason.
         """
         self._check_open()
-        entries = [_statement(s) for s in statements]
+        entries = [_statement(s) for s in _sequence(statements)]
         return self.runner.transaction([(text, params) for text, params, _ in entries], client_request_token,
                                        _positions(entries, "return_old"))
 
     def explain(self, statement: str, parameters: Sequence | None = None) -> PlanSummary:
         """The DynamoDB calls a statement lowers to, without running it."""
-        text = statement.strip()
+        text = _text(statement).strip()
         if not text.upper().startswith("EXPLAIN"):
             text = "EXPLAIN " + text
         return self.runner.execute(text, _python_params(parameters), shell=True).plan
@@ -205,16 +205,36 @@ def _python_params(parameters) -> list:
 STATEMENT_OPTIONS = ("consistent_read", "return_old")
 
 
+def _text(statement) -> str:
+    """A statement's text; TypeError (the caller's mistake, as boto3 makes it) for anything else."""
+    if not isinstance(statement, str):
+        raise TypeError(f"a statement must be a str, not {type(statement).__name__}")
+    return statement
+
+
+def _sequence(statements) -> list:
+    """The elements of a batch or transaction: a list or tuple, never a string's characters."""
+    if not isinstance(statements, (list, tuple)):
+        raise TypeError(f"statements must be a list, not {type(statements).__name__} "
+                        "(each element a statement, (statement, parameters) or (statement, parameters, options))")
+    return list(statements)
+
+
 def _statement(entry) -> tuple[str, list, dict]:
     """(text, engine parameters, options) of a batch or transaction element."""
     if isinstance(entry, str):
         return entry, [], {}
+    if not isinstance(entry, (list, tuple)) or not 2 <= len(entry) <= 3:
+        raise TypeError("each statement must be a str, (statement, parameters) or "
+                        f"(statement, parameters, options), not {entry!r}"[:200])
     text, parameters, *rest = entry
+    if rest and not isinstance(rest[0], dict):
+        raise TypeError(f"statement options must be a dict, not {type(rest[0]).__name__}")
     options = dict(rest[0]) if rest else {}
     unknown = set(options) - set(STATEMENT_OPTIONS)
     if unknown:
         raise ValueError(f"unknown statement options {sorted(unknown)}; use {', '.join(STATEMENT_OPTIONS)}")
-    return text, _python_params(parameters), options
+    return _text(text), _python_params(parameters), options
 
 
 def _positions(entries, option: str) -> frozenset:

@@ -479,7 +479,9 @@ def _byte_edit(data: bytes, rng: random.Random) -> bytes:
 # boto3's TypeSerializer refuses these Python values with a TypeError before a
 # request leaves the caller; the library does the same, with these words.
 CALLER_MESSAGES = ("Infinity and NaN not supported", "Float types are not supported", "Unsupported type",
-                   "parameters must be a list", "A set must hold", "Attribute names must be strings")
+                   "parameters must be a list", "A set must hold", "Attribute names must be strings",
+                   "a statement must be a str", "statements must be a list", "each statement must be",
+                   "statement options must be a dict")
 
 
 def outcome(run) -> str:

@@ -156,3 +156,25 @@ def test_null_request_items_entry_is_an_envelope_violation(db, operation):
 def test_serialization_errors_still_come_first():
     with pytest.raises(SerializationException):
         wire_call(partiql.connect().engine, "BatchGetItem", {"RequestItems": {"Tab": 5}})
+
+
+# ------------------------------------------------------- statements of the wrong shape
+
+@pytest.mark.parametrize("call, words", [
+    (lambda db: db.execute(5), "a statement must be a str, not int"),
+    (lambda db: db.execute(b"SELECT * FROM Tab"), "a statement must be a str, not bytes"),
+    (lambda db: db.explain(None), "a statement must be a str, not NoneType"),
+    (lambda db: db.execute_batch("SELECT * FROM Tab"), "statements must be a list, not str"),
+    (lambda db: db.execute_batch([("SELECT * FROM Tab",)]), "each statement must be a str, (statement, parameters)"),
+    (lambda db: db.execute_batch([5]), "each statement must be a str, (statement, parameters)"),
+    (lambda db: db.execute_batch([(5, [])]), "a statement must be a str, not int"),
+    (lambda db: db.execute_transaction([("SELECT * FROM Tab WHERE pk = 'a'", [], 1)]),
+     "statement options must be a dict, not int"),
+    (lambda db: db.execute_transaction(None), "statements must be a list, not NoneType"),
+], ids=["int", "bytes", "explain-none", "batch-str", "one-tuple", "batch-int", "text-int", "options-int",
+        "transaction-none"])
+def test_statements_of_the_wrong_shape_are_the_callers_type_error(db, call, words):
+    with pytest.raises(TypeError) as caught:
+        call(db)
+    assert str(caught.value).startswith(words)
+    assert _count(db) == 0
