@@ -187,13 +187,10 @@ def checked_text(text: str) -> str:
     DynamoDB's JSON protocol cannot carry it (INF: the service's wording is
     unknown; the message says what and where).
     """
-    if text.isascii():
+    if is_text(text):
         return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise ValidationException(LONE_SURROGATE.format(code=ord(text[error.start]), position=error.start)) from None
-    return text
+    position = next(i for i, c in enumerate(text) if "\ud800" <= c <= "\udfff")
+    raise ValidationException(LONE_SURROGATE.format(code=ord(text[position]), position=position))
 
 
 # ------------------------------------------------------------------------- sizes
@@ -352,13 +349,11 @@ def _from_python(value, depth: int):
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
     if isinstance(value, dict):
-        if depth > limits.MAX_VALUE_DEPTH:
-            raise ValidationException(NESTING)
+        check_depth(depth)
         return {(key if type(key) is str and key.isascii() else _name(key)): _from_python(item, depth + 1)
                 for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        if depth > limits.MAX_VALUE_DEPTH:
-            raise ValidationException(NESTING)
+        check_depth(depth)
         return [_from_python(item, depth + 1) for item in value]
     if isinstance(value, (set, frozenset)):
         return _set_from_python(value)
