@@ -303,35 +303,47 @@ def faulty(value, shape: dict) -> bool:
     for failed, limit in checks:
         if failed(value, limit):
             return True
-    kind = shape["type"]
-    if kind == "Structure":
-        if not isinstance(value, dict):
-            return False
-        for name in required:
-            if value.get(name) is None:
-                return True
-        members = shape["members"]
-        for name, member in value.items():
-            member_shape = members.get(name)
-            if member is not None and member_shape is not None and faulty(member, member_shape):
-                return True
-    elif kind == "List" and isinstance(value, (list, tuple)):
-        element = shape["member"]
-        for member in value:
-            if member is None or faulty(member, element):
-                return True
-    elif kind == "Map" and isinstance(value, dict):
-        key_shape, value_shape = shape["key"], shape["value"]
-        nested = value_shape["type"] in _CHILDREN
-        for key, member in value.items():
-            if faulty(key, key_shape):
-                return True
-            if member is None:
-                if nested:
-                    return True
-            elif faulty(member, value_shape):
-                return True
+    children = _FAULTY_CHILDREN.get(shape["type"])
+    return children is not None and children(value, shape, required)
+
+
+def _faulty_members(value, shape, required) -> bool:
+    # loops, not any(): this runs for every member of every request
+    if not isinstance(value, dict):
+        return False
+    for name in required:
+        if value.get(name) is None:
+            return True
+    members = shape["members"]
+    for name, member in value.items():
+        member_shape = members.get(name)
+        if member is not None and member_shape is not None and faulty(member, member_shape):
+            return True
     return False
+
+
+def _faulty_elements(value, shape, required) -> bool:
+    if not isinstance(value, (list, tuple)):
+        return False
+    element = shape["member"]
+    for member in value:
+        if member is None or faulty(member, element):
+            return True
+    return False
+
+
+def _faulty_entries(value, shape, required) -> bool:
+    if not isinstance(value, dict):
+        return False
+    key_shape, value_shape = shape["key"], shape["value"]
+    nested = value_shape["type"] in _CHILDREN  # a null collection value is a violation (_map_children)
+    for key, member in value.items():
+        if faulty(key, key_shape) or (nested if member is None else faulty(member, value_shape)):
+            return True
+    return False
+
+
+_FAULTY_CHILDREN = {"Structure": _faulty_members, "List": _faulty_elements, "Map": _faulty_entries}
 
 
 def envelope_message(items: list[str]) -> str:
