@@ -18,6 +18,8 @@ from importlib import resources
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
+from partiql.engine.types import checked_text
+
 from . import ast
 from .lalr_loop import GiveUp, LalrLoop
 from .syntax_errors import syntax_error
@@ -86,6 +88,7 @@ def _new_loop(parser: Lark) -> LalrLoop | None:
 
 @functools.lru_cache(maxsize=_PARSE_CACHE_SIZE)
 def _parse(text: str, start: str) -> ast.Statement:
+    checked_text(text)  # why: a lone surrogate is no statement (and a cached text was checked once)
     parser, builder = lark_parser()
     loop = fast_loop()
     with _lock:  # why: `?` numbering lives on the shared tree builder

@@ -15,7 +15,6 @@ from partiql.engine.errors import (CancellationReason, DynamoDBError, ResourceNo
                                    TransactionCanceledException, ValidationException, reason_code)
 from partiql.engine.requests import OPERATIONS
 from partiql.engine.requests.payload import check_batch_statement, check_transaction
-from partiql.engine.types import checked_text
 
 from . import ast, ast_walk
 from . import plan as p
@@ -71,7 +70,6 @@ class StatementRunner:
     def template(self, text: str, params, shell: bool = False):
         """The cached plan template of a statement, checking the parameter count."""
         _check_length("statement", text, MAX_STATEMENT_LENGTH)
-        checked_text(text)
         key = (text, shell, self.engine.version)
         found = self._plans.get(key)
         if found is None:
