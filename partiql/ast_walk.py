@@ -23,37 +23,36 @@ def _child_fields(cls: type) -> tuple[str, ...]:
                  if not set(re.findall(r"\w+", cls.__annotations__[name])) <= _LEAF_WORDS)
 
 
+def _stacked_children(node: Node) -> list:
+    """The nodes directly under ``node``, last first (so that popping a stack yields source order)."""
+    children = []
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, tuple):
+            children.extend(reversed(value))
+        elif value is not None:
+            children.append(value)
+    return children
+
+
 def walk(node: Node) -> Iterator[Node]:
     """``node`` and all its descendants, depth first, in source order.
 
-    Iterative, so that the longest statements (8,192 characters of `NOT NOT
-    ...` or `a AND b AND ...`) do not exhaust Python's recursion limit; it
-    looks only at the fields that may hold nodes (the planner walks every
-    WHERE)."""
+    It looks only at the fields that may hold nodes (the planner walks every WHERE)."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        for name in _child_fields(type(current)):
-            value = getattr(current, name)
-            if isinstance(value, tuple):
-                stack.extend(reversed(value))
-            elif value is not None:
-                stack.append(value)
+        stack.extend(_stacked_children(current))
 
 
 def depth(node: Node) -> int:
-    """How many nodes deep ``node``'s tree is (a lone node: 1), measured iteratively."""
+    """How many nodes deep ``node``'s tree is (a lone node: 1)."""
     deepest, stack = 0, [(node, 1)]
     while stack:
         current, level = stack.pop()
         deepest = max(deepest, level)
-        for name in _child_fields(type(current)):
-            value = getattr(current, name)
-            if isinstance(value, tuple):
-                stack.extend((child, level + 1) for child in value)
-            elif value is not None:
-                stack.append((value, level + 1))
+        stack.extend((child, level + 1) for child in _stacked_children(current))
     return deepest
 
 
