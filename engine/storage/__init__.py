@@ -8,6 +8,7 @@
 ``codec``              items, specs and states as stored rows
 ``file_lock``          one owner per file
 ``restore``            rebuild a table from stored rows
+``integrity``          ``check_file`` (read-only) and the online ``backup``
 =====================  ====================================================
 
 Imports point one way: ``sqlite`` → ``file_format`` / ``codec`` /

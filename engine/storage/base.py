@@ -16,6 +16,8 @@ is opened. The engine calls it, always holding the engine lock:
 ``drop_table(name)``              DeleteTable, before the catalog forgets it
 ``setting`` / ``set_setting``     database-level settings (JSON values)
 ``close()``                       flush and release the file
+``backup(dest)``                  copy the database to a new file (a file
+                                  storage only; not called by the engine)
 ================================  ==========================================
 
 Because ``persist`` runs before the in-memory commit and raises on failure,

@@ -105,14 +105,15 @@ def damaged(path: str, detail: str) -> StorageError:
                         "the file was left as it is")
 
 
-def damaged_table(path: str, table: str) -> str:
-    return (f"cannot open {path}: the definition of table {table!r} is damaged (its checksum does not "
-            "match its contents); the file was left as it is")
+def damaged_table(path: str, table: str) -> StorageError:
+    return StorageError(f"cannot open {path}: the definition of table {table!r} is damaged (its checksum does "
+                        "not match its contents); the file was left as it is")
 
 
-def damaged_item(path: str, table: str, key_schema, row: bytes, text: str) -> str:
-    return (f"cannot open {path}: table {table!r}: the item with key {describe_key(key_schema, row, text)} "
-            "is damaged (its checksum does not match its contents); the file was left as it is")
+def damaged_item(path: str, table: str, key_schema, row: bytes, text: str) -> StorageError:
+    return StorageError(f"cannot open {path}: table {table!r}: the item with key "
+                        f"{describe_key(key_schema, row, text)} is damaged (its checksum does not match its "
+                        "contents); the file was left as it is")
 
 
 def describe_key(key_schema, row: bytes, text: str) -> str:

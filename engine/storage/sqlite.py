@@ -105,7 +105,7 @@ class SqliteStorage(Storage):
                 rows = self._db.execute("SELECT tid, name, spec, state, crc FROM tables ORDER BY tid").fetchall()
                 for tid, name, spec_text, state_text, crc in rows:
                     if table_checksum(name, spec_text, state_text) != crc:
-                        raise StorageError(file_format.damaged_table(self.path, name))
+                        raise file_format.damaged_table(self.path, name)
                     self._load_table(engine, tid, name, spec_text, state_text)
             except StorageError:
                 self._release()  # why: the caller never gets an engine to close
@@ -126,7 +126,7 @@ class SqliteStorage(Storage):
     def _record(self, spec, key: bytes, size: int, text: str, crc: int) -> tuple:
         """(partition-key hash, Record) of a stored item whose checksum holds."""
         if item_checksum(key, size, text) != crc:
-            raise StorageError(file_format.damaged_item(self.path, spec.name, spec.key, key, text))
+            raise file_format.damaged_item(self.path, spec.name, spec.key, key, text)
         return row_hash(key), Record(decode_item(text), size)
 
     # ---------------------------------------------------------------- writes
