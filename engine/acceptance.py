@@ -61,9 +61,12 @@ def _accept_string(shape: dict):
     def accept_text(value: str) -> bool:
         if (enum is not None and value not in enum) or (regex is not None and regex.fullmatch(value) is None):
             return False
-        if not value.isascii() and not is_text(value):
+        if value.isascii():
+            length = len(value)
+        elif is_text(value):
+            length = java_length(value)
+        else:
             return False  # the type pass words the lone surrogate
-        length = len(value) if value.isascii() else java_length(value)
         return low <= length <= high
     if regex is not None:  # why cached: patterned strings are names (tables, indexes), few and repeated
         accept_text = functools.lru_cache(maxsize=1024)(accept_text)
