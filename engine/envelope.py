@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 
 from .errors import ValidationException
@@ -113,10 +115,13 @@ def map_of(key: dict, value: dict, *, required=False, min_len=None, max_len=None
     return _shape("Map", key=key, value=value, required=required, min_len=min_len, max_len=max_len)
 
 
-def structure(members: dict, *, required=False, name=None, scalar_error=None) -> dict:
-    """A Structure member; ``members`` in the server's member order."""
+def structure(members: dict, *, required=False, name=None, scalar_error=None, to_string=None) -> dict:
+    """A Structure member; ``members`` in the server's member order.
+
+    ``to_string="class"``: an envelope item prints the value as ``Name(member=value, ...)``.
+    """
     return _shape("Structure", members=dict(members), required=required, name=name,
-                  scalar_error=scalar_error)
+                  scalar_error=scalar_error, to_string=to_string)
 
 
 # The wire AttributeValue ({"N": "1"}), for the type pass only: its
@@ -143,15 +148,23 @@ TABLE_NAME = string(required=True, pattern=NAME_PATTERN, min_len=3, max_len=255)
 
 # ========================================================== constraint pass (§2.2)
 
-def render_value(value) -> str:
-    """Java ``toString()``-style rendering inside ``Value '<v>'`` (strings raw)."""
+def render_value(value, shape: dict | None = None) -> str:
+    """Java ``toString()``-style rendering inside ``Value '<v>'`` (strings raw).
+
+    A structure whose shape has ``to_string="class"`` prints as its model class
+    does: ``KeySchemaElement(attributeName=pk, keyType=HASH)`` (recorded against
+    DynamoDB 2026-04, issue #14); other maps and structures as ``{k=v, ...}``.
+    """
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(render_value(element) for element in value) + "]"
+        element = shape.get("member") if shape else None
+        return "[" + ", ".join(render_value(member, element) for member in value) + "]"
     if isinstance(value, dict):
+        if shape and shape.get("to_string") == "class":
+            return _class_string(value, shape)
         # INF: maps/structures as {k=v, ...}; the spec calls this non-contractual.
         return "{" + ", ".join(f"{key}={render_value(element)}" for key, element in value.items()) + "}"
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -159,8 +172,16 @@ def render_value(value) -> str:
     return str(value)
 
 
-def _quoted(value) -> str:
-    return "null" if value is None else f"'{render_value(value)}'"
+def _class_string(value: dict, shape: dict) -> str:
+    # R: the members present, in the shape's order, named as the envelope's paths name them
+    members = shape["members"]
+    fields = ", ".join(f"{CLASSIC.member(name)}={render_value(value[name], members[name])}"
+                       for name in members if value.get(name) is not None)
+    return f"{shape['name']}({fields})"
+
+
+def _quoted(value, shape: dict | None = None) -> str:
+    return "null" if value is None else f"'{render_value(value, shape)}'"
 
 
 def java_length(value) -> int:
@@ -201,9 +222,35 @@ _CONSTRAINT = {key: (failed, text) for key, failed, text in CONSTRAINTS}
 _BRACKET_ORDER = ("max_len", "min_len", "max", "min", "pattern", "enum")
 
 
+@dataclass(frozen=True)
+class Style:
+    """How an operation's envelope items read: member names in paths, and whether the value is shown."""
+
+    member: Callable[[str], str]
+    shows_value: bool
+
+    def path(self, parent: str, name: str) -> str:
+        """``keySchema`` / ``provisionedThroughput.readCapacityUnits`` (classic); ``Limit`` (modern)."""
+        named = self.member(name)
+        return f"{parent}.{named}" if parent else named
+
+    def item(self, value, path: str, constraint: str, shape: dict | None = None) -> str:
+        """One envelope item: ``Value <v> at '<path>' failed to satisfy constraint: <c>``."""
+        shown = f" {_quoted(value, shape)}" if self.shows_value else ""
+        return f"Value{shown} at '{path}' failed to satisfy constraint: {constraint}"
+
+
+# §2.2: ``Value '0' at 'limit'``: the value, the member's first letter lower-cased.
+CLASSIC = Style(member=lambda name: name[:1].lower() + name[1:], shows_value=True)
+# why (recorded against DynamoDB 2026-04, issue #14): some operations (Query,
+# BatchGetItem) answer in a newer form, ``Value at 'Limit'``: no value, the member
+# as the model spells it. ``requests.shapes.MODERN_FORM`` lists them.
+MODERN = Style(member=lambda name: name, shows_value=False)
+
+
 def violation(value, path: str, constraint: str) -> str:
-    """One envelope item: ``Value <v> at '<path>' failed to satisfy constraint: <c>``."""
-    return f"Value {_quoted(value)} at '{path}' failed to satisfy constraint: {constraint}"
+    """One classic envelope item: ``Value <v> at '<path>' failed to satisfy constraint: <c>``."""
+    return CLASSIC.item(value, path, constraint)
 
 
 def _own(value, shape: dict) -> list[str]:
@@ -219,63 +266,62 @@ def _bracket(shape: dict) -> str:
 
 def member_path(parent: str, name: str) -> str:
     """``keySchema`` / ``provisionedThroughput.readCapacityUnits``: first letter lower-cased."""
-    lowered = name[:1].lower() + name[1:]
-    return f"{parent}.{lowered}" if parent else lowered
+    return CLASSIC.path(parent, name)
 
 
-def _walk(value, shape: dict, path: str):
+def _walk(value, shape: dict, path: str, style: Style):
     if value is None:
         if shape.get("required"):
-            yield violation(None, path, "Member must not be null")
+            yield style.item(None, path, "Member must not be null")
         return
     for text in _own(value, shape):
-        yield violation(value, path, text)
+        yield style.item(value, path, text, shape)
     children = _CHILDREN.get(shape["type"])
     if children is not None:
-        yield from children(value, shape, path)
+        yield from children(value, shape, path, style)
 
 
-def _list_children(value, shape, path):
+def _list_children(value, shape, path, style):
     if not isinstance(value, (list, tuple)):
         return
     element_shape = dict(shape["member"], required=True)  # INF: a null element is "not null"
     for number, element in enumerate(value, 1):
-        yield from _walk(element, element_shape, f"{path}.{number}.member")
+        yield from _walk(element, element_shape, f"{path}.{number}.member", style)
 
 
-def _map_children(value, shape, path):
+def _map_children(value, shape, path, style):
     if not isinstance(value, dict):
         return
     key_shape, value_shape = shape["key"], shape["value"]
     # INF: one item per map for its keys and one for its values, whatever the
     # number of offending entries.
     if any(_own(key, key_shape) for key in value):
-        yield violation(value, path, f"Map keys must satisfy constraint: {_bracket(key_shape)}")
+        yield style.item(value, path, f"Map keys must satisfy constraint: {_bracket(key_shape)}")
     if any(element is not None and _own(element, value_shape) for element in value.values()):
-        yield violation(value, path, f"Map value must satisfy constraint: {_bracket(value_shape)}")
+        yield style.item(value, path, f"Map value must satisfy constraint: {_bracket(value_shape)}")
     nested = _CHILDREN.get(value_shape["type"])
     if nested is None:
         return
     for key, element in value.items():
         if element is None:  # INF: a null collection value reads as a null list element does
-            yield violation(None, f"{path}.{key}.member", "Member must not be null")
+            yield style.item(None, f"{path}.{key}.member", "Member must not be null")
         else:
-            yield from nested(element, value_shape, f"{path}.{key}.member")
+            yield from nested(element, value_shape, f"{path}.{key}.member", style)
 
 
-def _structure_children(value, shape, path):
+def _structure_children(value, shape, path, style):
     if not isinstance(value, dict):
         return
     for name, member_shape in shape["members"].items():
-        yield from _walk(value.get(name), member_shape, member_path(path, name))
+        yield from _walk(value.get(name), member_shape, style.path(path, name), style)
 
 
 _CHILDREN = {"List": _list_children, "Map": _map_children, "Structure": _structure_children}
 
 
-def violations(request: dict, shape: dict) -> list[str]:
+def violations(request: dict, shape: dict, style: Style = CLASSIC) -> list[str]:
     """Every envelope item for ``request`` (a Structure), in the shape's member order."""
-    return list(_structure_children(request, shape, ""))
+    return list(_structure_children(request, shape, "", style))
 
 
 # ------------------------------------------------- is anything wrong? (fast)
@@ -353,11 +399,11 @@ def envelope_message(items: list[str]) -> str:
     return f"{len(shown)} validation {noun} detected: " + "; ".join(shown)
 
 
-def validate(request: dict, shape: dict) -> None:
+def validate(request: dict, shape: dict, style: Style = CLASSIC) -> None:
     """Phase 4: raise one ValidationException listing the violations, if any."""
     if not faulty(request, shape):
         return
-    items = violations(request, shape)
+    items = violations(request, shape, style)
     if items:
         raise ValidationException(envelope_message(items))
 

@@ -75,7 +75,7 @@ _ATTRIBUTE_NAME = string(required=True, min_len=1, max_len=limits.MAX_KEY_ATTRIB
 KEY_SCHEMA = list_of(structure({
     "AttributeName": _ATTRIBUTE_NAME,
     "KeyType": string(required=True, enum=KEY_TYPE),
-}, name="KeySchemaElement"), required=True, min_len=1, max_len=2)
+}, name="KeySchemaElement", to_string="class"), required=True, min_len=1, max_len=2)
 ATTRIBUTE_DEFINITIONS = list_of(structure({
     "AttributeName": _ATTRIBUTE_NAME,
     "AttributeType": string(required=True, enum=ATTRIBUTE_TYPE),

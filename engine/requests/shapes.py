@@ -20,8 +20,8 @@ import functools
 
 from .. import limits
 from ..acceptance import acceptor
-from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
-                        ENGINE_VALUE, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
+from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, CLASSIC, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
+                        ENGINE_VALUE, MODERN, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
                         RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
                         RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, integer,
                         list_of, map_of, string, structure, validate, violations)
@@ -392,9 +392,14 @@ def interpreted_envelope(operation: str, request, shapes: dict = SHAPES) -> dict
     shape = _pruned(operation, wire, _present(checked))
     if checked.get("TableName") == "":
         shape = dict(shape, members={**shape["members"], "TableName": _TABLE_ARN})
-    validate(checked, shape)
+    validate(checked, shape, MODERN if operation in MODERN_FORM else CLASSIC)
     return checked
 
+
+# why (recorded against DynamoDB 2026-04, issue #14 point 5): these operations'
+# envelope items use the newer form, ``Value at 'Limit' failed to satisfy …``
+# (no value, the member as the model spells it); Scan and the rest keep §2.2's.
+MODERN_FORM = frozenset({"Query", "BatchGetItem"})
 
 # why (corrections recorded against DynamoDB 2026-04, issue #14 point 5): TableName is
 # a TableArn (1..1024) in the model, so an empty one gets that single length item;

@@ -68,7 +68,7 @@ class Server:
         """Serve until ``should_exit``; then drain connections and stop the sweep."""
         import uvicorn  # noqa: PLC0415 - the server stack loads only when serving
 
-        config = uvicorn.Config(self.app, http=protocol_class(), loop="none", lifespan="off",
+        config = uvicorn.Config(self.app, http=protocol_class(), loop="none", lifespan="off", proxy_headers=False,
                                 log_level="warning", access_log=False)
         self._uvicorn = _uvicorn_server(config)
         self.sweeper.start()

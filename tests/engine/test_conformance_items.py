@@ -184,7 +184,8 @@ CASES = [
                 "failed to satisfy constraint: Member must have value less than or equal to 100")]),
     (11, [fails("Query", {"TableName": HR, "Select": "count", "KeyConditionExpression": "pk = :k",
                           "ExpressionAttributeValues": {":k": S("v")}},
-                message="1 validation error detected: Value 'count' at 'select' failed to satisfy constraint: "
+                # corrected against DynamoDB 2026-04 (issue #14 point 5): Query's newer envelope form
+                message="1 validation error detected: Value at 'Select' failed to satisfy constraint: "
                         "Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, "
                         "ALL_PROJECTED_ATTRIBUTES]")]),
     (12, [fails("CreateTable", {"TableName": "ab", "AttributeDefinitions": _attrs(("a", "S")),
@@ -196,9 +197,9 @@ CASES = [
                                 "BillingMode": "PAY_PER_REQUEST"},
                 message="The parameter 'TableName' is required but was not present in the request")]),
     (14, [fails("BatchGetItem", {"RequestItems": {H: {"Keys": [{"pk": S(f"k{i}")} for i in range(101)]}}},
-                starts="1 validation error detected: Value '[",
-                contains=(f"' at 'requestItems.{H}.member.keys' failed to satisfy constraint: Member must have "
-                          "length less than or equal to 100",))]),
+                # corrected against DynamoDB 2026-04 (issue #14 point 5): BatchGetItem's newer form
+                message=(f"1 validation error detected: Value at 'RequestItems.{H}.member.Keys' failed to satisfy "
+                         "constraint: Member must have length less than or equal to 100"))]),
     (15, [fails("BatchGetItem", {"RequestItems": {
         H: {"Keys": [{"pk": S(f"k{i}")} for i in range(51)]},
         HR: {"Keys": [{"pk": S("p"), "sk": S(f"k{i}")} for i in range(50)]}}},

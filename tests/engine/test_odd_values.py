@@ -139,10 +139,14 @@ def test_parameters_may_be_a_tuple(db):
 
 # ------------------------------------------------------------- null RequestItems
 
-@pytest.mark.parametrize("operation", ["BatchGetItem", "BatchWriteItem"])
-def test_null_request_items_entry_is_an_envelope_violation(db, operation):
-    expected = ("1 validation error detected: Value null at 'requestItems.Tab.member' "
-                "failed to satisfy constraint: Member must not be null")
+@pytest.mark.parametrize("operation, expected", [
+    # BatchGetItem answers in the newer envelope form (issue #14 point 5), BatchWriteItem in §2.2's
+    ("BatchGetItem", "1 validation error detected: Value at 'RequestItems.Tab.member' "
+                     "failed to satisfy constraint: Member must not be null"),
+    ("BatchWriteItem", "1 validation error detected: Value null at 'requestItems.Tab.member' "
+                       "failed to satisfy constraint: Member must not be null"),
+])
+def test_null_request_items_entry_is_an_envelope_violation(db, operation, expected):
     with pytest.raises(ValidationException) as caught:
         wire_call(db.engine, operation, {"RequestItems": {"Tab": None}})
     assert caught.value.message == expected

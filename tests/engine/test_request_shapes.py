@@ -18,6 +18,11 @@ def _violation(value, path, constraint):
     return f"{ONE}Value {shown} at '{path}' failed to satisfy constraint: {constraint}"
 
 
+def _modern(path, constraint):
+    """Query's and BatchGetItem's newer form (recorded against DynamoDB 2026-04, issue #14 point 5)."""
+    return f"{ONE}Value at '{path}' failed to satisfy constraint: {constraint}"
+
+
 @pytest.fixture(scope="module")
 def db() -> Engine:
     engine = Engine()
@@ -46,7 +51,7 @@ ROWS = [
     ("Item missing", "put_item", dict(TableName="Shapes"), "ValidationException",
      _violation(None, "item", "Member must not be null")),
     ("Limit 0", "query", dict(Q, Limit=0), "ValidationException",
-     _violation(0, "limit", "Member must have value greater than or equal to 1")),
+     _modern("Limit", "Member must have value greater than or equal to 1")),
     ("Limit as text", "scan", dict(TableName="Shapes", Limit="5"), "SerializationException",
      "STRING_VALUE cannot be converted to Integer"),
     ("TableName as a number", "scan", dict(TableName=5), "SerializationException",
@@ -69,7 +74,7 @@ ROWS = [
      "ValidationException", _violation("ALL", "returnConsumedCapacity",
                                        "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]")),
     ("index name too short", "query", dict(Q, IndexName="ix"), "ValidationException",
-     _violation("ix", "indexName", "Member must have length greater than or equal to 3")),
+     _modern("IndexName", "Member must have length greater than or equal to 3")),
     ("AttributesToGet empty list", "get_item", dict(TableName="Shapes", Key=KEY, AttributesToGet=[]),
      "ValidationException", _violation("[]", "attributesToGet", "Member must have length greater than or equal to 1")),
     ("empty attribute name in an item", "put_item", dict(TableName="Shapes", Item={**KEY, "": 1}),
@@ -102,7 +107,7 @@ ROWS = [
                             "must have length less than or equal to 255, Member must have length greater than or "
                             "equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"),
     ("BatchGetItem Keys empty", "batch_get_item", dict(RequestItems={"Shapes": {"Keys": []}}), "ValidationException",
-     _violation("[]", "requestItems.Shapes.member.keys", "Member must have length greater than or equal to 1")),
+     _modern("RequestItems.Shapes.member.Keys", "Member must have length greater than or equal to 1")),
     # ExclusiveStartKey (item-api §5.11, §5.12)
     ("start key: a name missing", "query", dict(Q, ExclusiveStartKey={"pk": "p"}), "ValidationException", START),
     ("start key: an extra name", "scan", dict(TableName="Shapes", ExclusiveStartKey={**KEY, "x": 1}),

@@ -113,8 +113,10 @@ CREATE_ERRORS = [
                  f"to 255; Value '{'a' * 256}' at 'keySchema.1.member.attributeName' failed to satisfy "
                  "constraint: Member must have length less than or equal to 255", id="key-name-length"),
     pytest.param(create(KeySchema=keys("a", "b", ("c", "RANGE"))), V,
-                 "1 validation error detected: Value '[{AttributeName=a, KeyType=HASH}, {AttributeName=b, "
-                 "KeyType=RANGE}, {AttributeName=c, KeyType=RANGE}]' at 'keySchema' failed to satisfy "
+                 # corrected against DynamoDB 2026-04 (issue #14 point 5): elements print as their class
+                 "1 validation error detected: Value '[KeySchemaElement(attributeName=a, keyType=HASH), "
+                 "KeySchemaElement(attributeName=b, keyType=RANGE), KeySchemaElement(attributeName=c, "
+                 "keyType=RANGE)]' at 'keySchema' failed to satisfy "
                  "constraint: Member must have length less than or equal to 2", id="three-keys"),
     pytest.param(create(BillingMode="ON_DEMAND"), V,
                  "1 validation error detected: Value 'ON_DEMAND' at 'billingMode' failed to satisfy "

@@ -1,9 +1,8 @@
 """Wording corrections recorded against DynamoDB in 2026-04 (issue #14 point 5), over the wire.
 
 Rows the engine now follows; the spec (item-api.md) still has the older texts
-where it gives one. Two corrections are not made yet (see the xfail rows):
-Query's / BatchGetItem's newer envelope form and the KeySchemaElement rendering
-live in engine/envelope.py's walker, which is being split (#12).
+where it gives one (the spec is read-only here: the rules live in the code's
+"why" comments, engine/requests/shapes.py and engine/envelope.py).
 """
 
 from __future__ import annotations
@@ -50,18 +49,15 @@ CASES = [
     pytest.param("Query", {"TableName": "Tab", "Limit": 0, "KeyConditionExpression": "pk = :p",
                            "ExpressionAttributeValues": {":p": {"S": "a"}}}, "ValidationException",
                  ENVELOPE + "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or "
-                            "equal to 1", id="query-new-form",
-                 marks=pytest.mark.xfail(strict=True, reason="envelope walker: newer form not modelled yet")),
+                            "equal to 1", id="query-new-form"),
     pytest.param("BatchGetItem", {"RequestItems": {"Tab": {"Keys": []}}}, "ValidationException",
                  ENVELOPE + "Value at 'RequestItems.Tab.member.Keys' failed to satisfy constraint: Member must "
-                            "have length greater than or equal to 1", id="batch-get-new-form",
-                 marks=pytest.mark.xfail(strict=True, reason="envelope walker: newer form not modelled yet")),
+                            "have length greater than or equal to 1", id="batch-get-new-form"),
     pytest.param("CreateTable", {"TableName": "Tab2", **TABLE, "KeySchema": KEYS * 3}, "ValidationException",
                  ENVELOPE + "Value '[KeySchemaElement(attributeName=pk, keyType=HASH), KeySchemaElement("
                             "attributeName=pk, keyType=HASH), KeySchemaElement(attributeName=pk, keyType=HASH)]' "
                             "at 'keySchema' failed to satisfy constraint: Member must have length less than or "
-                            "equal to 2", id="key-schema-elements",
-                 marks=pytest.mark.xfail(strict=True, reason="envelope walker: Java rendering not modelled yet")),
+                            "equal to 2", id="key-schema-elements"),
 ]
 
 
