@@ -9,7 +9,11 @@ Both servers run as child processes on port 0 / a free port. For each:
   per request (its user+system time over the run, from /proc);
 - GetItem requests/s over 16 concurrent keep-alive connections (16 client
   threads: the client's own GIL bounds this figure on a small machine);
-- boto3 ``get_item`` calls/s (boto3's own ~1 ms per call bounds it).
+- boto3 ``get_item`` calls/s (boto3's own ~1 ms per call bounds it);
+- the floors (``bench/floor_server.py``): GetItem over one connection against
+  partiql's own server stack answering without the database, and against a
+  bare httptools server: what the stack and this client allow at all, so the
+  ratio to moto can be read against its ceiling.
 
 Medians of ``--runs``; the ratios partiql/moto are printed last. Compare only
 runs whose reference lines agree.
@@ -217,6 +221,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-moto", action="store_true")
+    parser.add_argument("--no-floors", action="store_true", help="skip the zero-work reference servers")
     args = parser.parse_args()
     print(reference_speed())
     servers = {"partiql": [sys.executable, "-m", "partiql.shell", "serve", "--port", "0"]}
@@ -242,7 +247,23 @@ def main() -> None:
         if "moto" in results:
             line += f"{results['partiql'][row][0] / results['moto'][row][0]:14.1f}×"
         print(line)
+    if "moto" in results and not args.no_floors:
+        _print_floors(results, args.requests, args.runs)
     print(reference_speed())
+
+
+def _print_floors(results: dict, count: int, runs: int) -> None:
+    moto = results["moto"]["GetItem 1 conn"][0]
+    print(f"floors, GetItem 1 conn (20× moto would be {20 * moto:,.0f} req/s):")
+    for mode, what in (("stack", "partiql's server stack, no database work"),
+                       ("client", "bare httptools + uvloop, no work at all")):
+        child = Child([sys.executable, os.path.join(os.path.dirname(__file__), "floor_server.py"), mode])
+        try:
+            samples = [one_connection(child, "GetItem", lambda i: GET, count) for _ in range(runs)]
+        finally:
+            child.stop()
+        rate, cpu = statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
+        print(f"  {what:44}{rate:12,.0f} req/s{cpu:8,.0f} µs CPU{rate / moto:8.1f}× moto")
 
 
 if __name__ == "__main__":
