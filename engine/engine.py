@@ -10,15 +10,13 @@ duration, so each is atomic and a transaction is isolated.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 
 from . import limits
+from .actions import CONDITION_FAILED, NOT_FOUND, WriteAction, WriteResult, collections_of
 from .capacity import Consumed, read_units, write_units
 from .clock import Epoch, resolve_clock
-from .errors import (CancellationReason, ConditionalCheckFailedException, DynamoDBError,
-                     IdempotentParameterMismatchException, ResourceInUseException,
-                     ResourceNotFoundException, TransactionCanceledException, ValidationException,
-                     reason_code)
+from .errors import (ConditionalCheckFailedException, ResourceInUseException, ResourceNotFoundException,
+                     ValidationException)
 from .expressions.evaluate import matches
 from .expressions.update import apply_update
 from .keys import key_from_item, key_hash
@@ -26,59 +24,23 @@ from .partition import TOP, Record
 from .schema import IndexSpec, TableSpec
 from .storage import MemoryStorage, Storage
 from .table import UPDATE_TOO_LARGE, Mutation, Page, Table
+from .throughput import Throughput
+from .throughput.draws import ScanTally, read_draw, table_draws, write_draws
+from .transactions import Transactions, _Idempotent
 from .types import item_size
 
-NOT_FOUND = "Requested resource not found"
-CONDITION_FAILED = "The conditional request failed"
 
 
-
-
-@dataclass(slots=True)
-class WriteResult:
-    """What a single-item write did."""
-
-    old: dict | None
-    new: dict | None
-    consumed: Consumed
-    collection: tuple | None = None  # (key attributes, bytes) of the item collection, when asked
-
-
-@dataclass(slots=True)
-class WriteAction:
-    """One write of a transaction or batch, on model objects.
-
-    ``kind`` is 'Put', 'Update', 'Delete' or 'ConditionCheck'; ``key`` is
-    (hash, range) for all but Put, whose key comes from ``item``.
-    """
-
-    kind: str
-    table: str
-    key: tuple | None = None
-    item: dict | None = None
-    update: object = None
-    condition: object = None
-    return_old_on_failure: bool = False
-    # How a failed condition is reported (PartiQL INSERT reports DuplicateItem).
-    failure: tuple = ("ConditionalCheckFailed", CONDITION_FAILED)
-    upsert: bool = True  # Update creates a missing item (False: PartiQL UPDATE never does)
-    size: int | None = None  # Put: item_size(item) when the caller has computed it already
-
-
-@dataclass
-class _Idempotent:
-    fingerprint: object
-    at: float
-    result: object
-
-
-class Engine:
+class Engine(Transactions):
     """A local DynamoDB: tables, items, indexes, capacity; thread-safe."""
 
     def __init__(self, limits_: limits.Limits | None = None, region: str = "us-east-1",
-                 account: str = "123456789012", storage: Storage | None = None, clock=None):
+                 account: str = "123456789012", storage: Storage | None = None, clock=None,
+                 throughput: str = "report", adaptive_capacity: bool = True):
         self.limits = limits_ or limits.Limits()
         self.clock = resolve_clock(clock)  # seconds; a VirtualClock in tests (engine.clock)
+        # Partition throughput (spec throughput.md): "off", "report" or "enforce".
+        self.throughput = Throughput(self, throughput, adaptive_capacity)
         self.epoch = Epoch(self.clock)  # epoch seconds on that clock
         self.region = region
         self.account = account
@@ -127,11 +89,37 @@ class Engine:
         """GetItem: a snapshot of the stored record (hand out ``record.copy()``) or None, and the capacity."""
         with self.lock:
             table = self.table(table_name)
-            record = table.get(*key)
-            consumed = Consumed(table.name, transactional)
-            size = record.size if record is not None else 1  # a miss still costs (spec §6.2)
-            consumed.table.read = 2 * read_units(size, True) if transactional else read_units(size, consistent)
+            draw = self._admit_read(table, None, table.locate(*key)) if self.throughput.on else None
+            record, consumed = self._get(table, key, consistent, transactional)
+            if draw is not None:
+                self._charge(draw, consumed)
             return record, consumed
+
+    @staticmethod
+    def _get(table: Table, key: tuple, consistent: bool, transactional: bool) -> tuple:
+        record = table.get(*key)
+        consumed = Consumed(table.name, transactional)
+        size = record.size if record is not None else 1  # a miss still costs (spec §6.2)
+        consumed.table.read = 2 * read_units(size, True) if transactional else read_units(size, consistent)
+        return record, consumed
+
+    # ------------------------------------------------------------- admission
+    def _admit_read(self, table: Table, index, located: tuple):
+        """The draw to charge once the read ran, or None (report mode: a throttle it warned of)."""
+        h, pk, sort = located
+        draw = read_draw(self.throughput.state(table), index, h, pk, sort[0] if sort else None)
+        return draw if self.throughput.admit([draw], reading=True) else None
+
+    def _charge(self, draw, consumed: Consumed) -> None:
+        draw.units = consumed.read_units
+        self.throughput.charge([draw])
+
+    def _admit_writes(self, mutations: list[Mutation]):
+        """The refusal of a many-item write (``enforce``), or None once admitted and charged."""
+        draws = []
+        for mutation in mutations:
+            draws += write_draws(self.throughput.state(mutation.table), mutation)
+        return self.throughput.verdict(draws)
 
     # ----------------------------------------------------------------- writes
     def write(self, action: WriteAction, metrics: bool = False) -> WriteResult:
@@ -150,8 +138,14 @@ class Engine:
                 self._check_condition(action, old)
             except ConditionalCheckFailedException as error:
                 error.consumed = _failed_write_units(table, action, old)
+                if self.throughput.on:  # a failed write is charged, so it is admitted first: a throttle wins
+                    h, pk, sort = located
+                    state = self.throughput.state(table)
+                    self.throughput.admit(table_draws(state, error.consumed, h, pk, sort[0] if sort else None))
                 raise
             mutation = self._mutation(table, action, located, old, transactional=False)
+            if self.throughput.on:
+                self.throughput.admit(write_draws(self.throughput.state(table), mutation))
             if action.kind != "ConditionCheck":
                 self.apply([mutation])
             new = mutation.new.item if mutation.new is not None else None
@@ -211,113 +205,35 @@ class Engine:
             item = old.copy() if (action.return_old_on_failure and old is not None) else None
             raise ConditionalCheckFailedException(CONDITION_FAILED, item=item)
 
-    # ------------------------------------------------------------ transactions
-    def transact_write(self, actions: list[WriteAction], token: str | None = None,
-                       fingerprint=None, metrics: list | None = None) -> list[Consumed]:
-        """TransactWriteItems: every condition, then every write, or nothing.
-
-        Returns each action's capacity (``per_table`` sums them as DynamoDB reports).
-
-        All conditions are evaluated (no short-circuit); when an action hits a
-        validation problem only the first such action is reported (item-api §5.15).
-        """
-        with self.lock:
-            replay = self._replay(token, fingerprint)
-            if replay is not None:
-                return replay
-            self._check_distinct(actions, "Transaction request cannot include multiple operations on one item")
-            outcomes = [self._prepare_transactional(action) for action in actions]
-            reasons = [reason for _, reason in outcomes]
-            invalid = [i for i, reason in enumerate(reasons) if reason.code == "ValidationError"]
-            if invalid:
-                reasons = [reason if i == invalid[0] else CancellationReason()
-                           for i, reason in enumerate(reasons)]
-            if any(reason.code != "None" for reason in reasons):
-                raise TransactionCanceledException(reasons)
-            writes = [mutation for action, (mutation, _) in zip(actions, outcomes)
-                      if action.kind != "ConditionCheck"]
-            self.apply(writes)
-            _collections(metrics, writes)
-            consumed = [mutation.consumed for mutation, _ in outcomes]
-            self._remember(token, fingerprint, consumed)
-            return consumed
-
-    def _prepare_transactional(self, action: WriteAction) -> tuple[Mutation | None, CancellationReason]:
-        table = self.tables.get(action.table)
-        if table is None:
-            return None, CancellationReason("ResourceNotFound", NOT_FOUND)
-        try:
-            located = table.locate(*self._action_key(table, action))
-            old = table.lookup(located)
-        except ValidationException as error:
-            return None, CancellationReason("ValidationError", error.message)
-        try:
-            self._check_condition(action, old)
-        except ConditionalCheckFailedException as error:
-            code, message = action.failure
-            return None, CancellationReason(code, message, error.item)
-        try:
-            return self._mutation(table, action, located, old, transactional=True), CancellationReason()
-        except ValidationException as error:
-            return None, CancellationReason("ValidationError", error.message)
-        except DynamoDBError as error:
-            return None, CancellationReason(reason_code(error), error.message)
-
-    def transact_get(self, reads: list[tuple[str, tuple]]) -> tuple[list[Record | None], list[Consumed]]:
-        """TransactGetItems: every record read at one instant; 2 × R(b) each."""
-        with self.lock:
-            self._check_distinct([WriteAction("Get", t, k) for t, k in reads],
-                                 "Transaction request cannot include multiple operations on one item")
-            records, consumed = [], []
-            for table_name, key in reads:
-                record, units = self.get(table_name, key, transactional=True)
-                records.append(record)
-                consumed.append(units)
-            return records, consumed
-
-    def _check_distinct(self, actions, message: str) -> None:
-        seen = set()
-        for action in actions:
-            table = self.tables.get(action.table)
-            if table is None:
-                continue
-            key = self._action_key(table, action)
-            located = (action.table, *table.locate(*key)[1:])
-            if located in seen:
-                raise ValidationException(message)
-            seen.add(located)
-
-    def _replay(self, token, fingerprint):
-        if token is None:
-            return None
-        now = self.epoch()
-        self._tokens = {t: e for t, e in self._tokens.items()
-                        if now - e.at < limits.IDEMPOTENCY_WINDOW_SECONDS}
-        entry = self._tokens.get(token)
-        if entry is None:
-            return None
-        if entry.fingerprint != fingerprint:
-            raise IdempotentParameterMismatchException()
-        return entry.result
-
-    def _remember(self, token, fingerprint, result) -> None:
-        if token is not None:
-            self._tokens[token] = _Idempotent(fingerprint, self.epoch(), result)
-
     # ---------------------------------------------------------------- batches
-    def batch_write(self, actions: list[WriteAction], metrics: list | None = None) -> list[Consumed]:
-        """BatchWriteItem: validated as a whole, then every put/delete applied."""
+    def batch_write(self, actions: list[WriteAction], metrics: list | None = None,
+                    unprocessed: list | None = None) -> list[Consumed]:
+        """BatchWriteItem: validated as a whole, then every put/delete applied.
+
+        Entries are admitted one by one (spec throughput.md §5): the positions
+        of those throttled go to ``unprocessed``; when none could be served the
+        first throttle is raised.
+        """
         with self.lock:
             for action in actions:
                 self.table(action.table)
             self._check_distinct(actions, "Provided list of item keys contains duplicates")
-            mutations = []
-            for action in actions:
+            mutations, refusals = [], []
+            for position, action in enumerate(actions):
                 table = self.tables[action.table]
                 located = table.locate(*self._action_key(table, action))
-                mutations.append(self._mutation(table, action, located, table.lookup(located), False))
+                mutation = self._mutation(table, action, located, table.lookup(located), False)
+                refusal = self._admit_writes([mutation]) if self.throughput.on else None
+                if refusal is None:
+                    mutations.append(mutation)
+                else:
+                    refusals.append((position, refusal))
+            if refusals and not mutations:
+                raise refusals[0][1].error()
+            if unprocessed is not None:
+                unprocessed.extend(position for position, _ in refusals)
             self.apply(mutations)
-            _collections(metrics, mutations)
+            collections_of(metrics, mutations)
             return [mutation.consumed for mutation in mutations]
 
     # ------------------------------------------------------------ query / scan
@@ -330,10 +246,15 @@ class Engine:
             table = self.table(table_name)
             index = self._index(table, index_name)
             store, space, key = table.source(index)
+            draw = self._admit_read(table, index, (key_hash(hash_value), hash_value, None)) \
+                if self.throughput.on else None
             entries = self._key_range(table, index, store, space, hash_value, sort_condition,
                                       forward, start_key)
-            return table.read_page(index, entries, limit=limit, consistent=consistent,
+            page = table.read_page(index, entries, limit=limit, consistent=consistent,
                                    matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
+            if draw is not None:
+                self._charge(draw, page.consumed)
+            return page
 
     def scan_page(self, table_name: str, index_name: str | None = None, *, start_key: dict | None = None,
              limit: int | None = None, consistent: bool = False, matches_fn=None,
@@ -347,8 +268,16 @@ class Engine:
             lo, hi = segment_range(segment, total_segments)
             after = table.position(index, start_key) if start_key else None
             entries = store.scan(space, after, lo, hi)
-            return table.read_page(index, entries, limit=limit, consistent=consistent,
+            tally = None
+            if self.throughput.on:  # admitted on the partition where the page starts
+                draw = self._admit_read(table, index, after if after is not None else (lo, None, None))
+                tally = ScanTally(store) if draw is not None else None
+                entries = tally.wrap(entries) if tally is not None else entries
+            page = table.read_page(index, entries, limit=limit, consistent=consistent,
                                    matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
+            if tally is not None:  # each partition charged for the bytes read there
+                self.throughput.charge(tally.draws(draw, page.consumed.read_units))
+            return page
 
     @staticmethod
     def _index(table: Table, index_name: str | None) -> IndexSpec | None:
@@ -375,6 +304,7 @@ class Engine:
         if condition and condition[0] == "BEGINS_WITH":
             return _prefixed(entries, table.source(index)[2].range_name, condition[1])
         return entries
+
 
 
 def _bounds(condition) -> tuple:
@@ -409,15 +339,6 @@ def segment_range(segment: int, total: int) -> tuple[int, int]:
     lo = segment * step
     return lo, (limits.HASH_SPACE if segment == total - 1 else lo + step)
 
-
-def _collections(metrics: list | None, mutations) -> None:
-    """Append (table name, collection) for each written item of a table with LSIs."""
-    if metrics is None:
-        return
-    for mutation in mutations:
-        collection = mutation.table.collection(mutation.pk)
-        if collection is not None:
-            metrics.append((mutation.table.name, collection))
 
 
 def _only_removals(update) -> bool:

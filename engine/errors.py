@@ -154,16 +154,34 @@ class ItemCollectionSizeLimitExceededException(DynamoDBError):
     pass
 
 
-class ProvisionedThroughputExceededException(DynamoDBError):
+class _Throttled(DynamoDBError):
+    """A throttle (spec throughput.md §5): ``throttling_reasons`` lists (reason, resource ARN) pairs."""
+
+    reasons_key = "ThrottlingReasons"
+
+    def __init__(self, message: str = "", reasons: list | tuple = ()):
+        super().__init__(message)
+        self.throttling_reasons = [{"reason": reason, "resource": resource} for reason, resource in reasons]
+
+    def members(self) -> dict:
+        return {self.reasons_key: self.throttling_reasons} if self.throttling_reasons else {}
+
+
+class ProvisionedThroughputExceededException(_Throttled):
     pass
 
 
-class ThrottlingException(DynamoDBError):
+class ThrottlingException(_Throttled):
+    # why: DynamoDB's model spells this exception's member in lower camel case (spec §5)
+    reasons_key = "throttlingReasons"
+
+
+class RequestLimitExceeded(_Throttled):
     pass
 
 
-class RequestLimitExceeded(DynamoDBError):
-    pass
+# The throttles, as a many-item request catches them (spec throughput.md §5).
+THROTTLES = (ProvisionedThroughputExceededException, ThrottlingException, RequestLimitExceeded)
 
 
 class TableNotFoundException(DynamoDBError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..engine import Engine, WriteAction, per_table
-from ..errors import CancellationReason, TransactionCanceledException, ValidationException
+from ..errors import THROTTLES, CancellationReason, TransactionCanceledException, ValidationException
 from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
 from ..wire_values import to_wire
 from . import shapes
@@ -27,16 +27,23 @@ def batch_get_item(engine: Engine, request: dict) -> dict:
     entries = request["RequestItems"]
     paths = {name: projection_paths(entry) for name, entry in entries.items()}
     plans = [_batch_get_keys(engine, name, entry, paths[name]) for name, entry in entries.items()]
-    responses, consumed = {}, []
+    responses, consumed, unprocessed, throttles = {}, [], {}, []
     with engine.lock:  # INF: one instant for the whole batch
-        for table, keys, consistent in plans:
+        for (table, keys, consistent), entry in zip(plans, entries.values()):
             found = responses.setdefault(table.name, [])
-            for key in keys:
-                record, units = engine.get(table.name, key, consistent)
+            for key, asked in zip(keys, entry["Keys"]):
+                try:
+                    record, units = engine.get(table.name, key, consistent)
+                except THROTTLES as error:  # spec throughput.md §5: the key comes back unprocessed
+                    throttles.append(error)
+                    unprocessed.setdefault(table.name, {**entry, "Keys": []})["Keys"].append(asked)
+                    continue
                 consumed.append(units)
                 if record is not None:
                     found.append(shaped(record, paths[table.name]))
-    response = {"Responses": responses, "UnprocessedKeys": {}}
+    if throttles and not consumed:  # nothing could be served: the request fails
+        raise throttles[0]
+    response = {"Responses": responses, "UnprocessedKeys": unprocessed}
     return return_capacities(response, per_table(consumed), request)
 
 
@@ -67,9 +74,21 @@ def batch_write_item(engine: Engine, request: dict) -> dict:
         for write in writes:
             actions.append(_batch_write_action(table, write))
     metrics = [] if request.get("ReturnItemCollectionMetrics") == "SIZE" else None
-    consumed = engine.batch_write(actions, metrics)
-    response = _with_metrics({"UnprocessedItems": {}}, metrics)
+    refused: list = []
+    consumed = engine.batch_write(actions, metrics, refused)
+    response = _with_metrics({"UnprocessedItems": _unprocessed_writes(request["RequestItems"], refused)}, metrics)
     return return_capacities(response, per_table(consumed), request)
+
+
+def _unprocessed_writes(request_items: dict, refused: list) -> dict:
+    """The throttled entries (positions over every table's writes, in order), as the request spelt them."""
+    unprocessed, refused, position = {}, set(refused), 0
+    for name, writes in request_items.items():
+        for write in writes:
+            if position in refused:
+                unprocessed.setdefault(name, []).append(write)
+            position += 1
+    return unprocessed
 
 
 def _with_metrics(response: dict, metrics: list | None) -> dict:

@@ -1,0 +1,293 @@
+"""The one place that decides admission (spec throughput.md §3 "Admission", §5).
+
+A request is a list of ``Draw`` s: units on one resource (the table, or a
+GSI) in one direction, in the partition holding one hash. ``Throughput``
+checks every draw against the request's buckets and ceilings together, then
+charges them all, or refuses the whole request:
+
+- a write's cost is known before it runs: it is admitted only if every
+  bucket it draws on holds that cost (the table's, then each touched GSI's);
+- a read is admitted while its buckets are above zero, then charged what
+  it actually consumed (``charge``), so a bucket may go negative;
+- a refused request draws nothing. ``enforce`` raises DynamoDB's throttle;
+  ``report`` lets it run and records a warning (so the warnings are exactly
+  the throttles ``enforce`` would raise); ``off`` is never asked.
+
+Everything here runs under the engine lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from collections import deque
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ..errors import ProvisionedThroughputExceededException, RequestLimitExceeded, ThrottlingException
+from .figures import DEFAULT_MODE, EPSILON, MODES, WARNINGS_KEPT
+from .metrics import READ, WRITE
+from .state import ACCOUNT, KEY_RANGE, MAX_ON_DEMAND, PROVISIONED, Resource, Settings, TableState
+
+log = logging.getLogger("partiql.engine.throughput")
+
+# Messages, verbatim (spec §5), by (billing, table or index).
+MESSAGES = {
+    ("provisioned", "Table"): "The level of configured provisioned throughput for the table was exceeded. "
+                              "Consider increasing your provisioning level with the UpdateTable API.",
+    ("provisioned", "Index"): "The level of configured provisioned throughput for one or more global secondary "
+                              "indexes of the table was exceeded. Consider increasing your provisioning level for "
+                              "the under-provisioned global secondary indexes with the UpdateTable API.",
+    ("on_demand", "Table"): "Throughput exceeds the current capacity of your table or index. DynamoDB is "
+                            "automatically scaling your table or index so please try again shortly. If exceptions "
+                            "persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/"
+                            "latest/developerguide/bp-partition-key-design.html",
+    ("on_demand", "Index"): "Throughput exceeds the current capacity for one or more global secondary indexes. "
+                            "DynamoDB is automatically scaling your index so please try again shortly.",
+}
+ACCOUNT_MESSAGE = ("Throughput exceeds the current throughput quota for your account. Please contact AWS Support "
+                   "to request a quota increase.")
+UNITS = ("RCU", "WCU")
+
+
+@dataclass(slots=True)
+class Draw:
+    """``units`` on ``resource`` in ``direction`` (READ/WRITE), in the partition of hash ``h``.
+
+    ``pk`` / ``sk`` name the key for the top-keys counts and the warnings (sk None: no sort key).
+    """
+
+    resource: Resource
+    direction: int
+    h: int
+    units: float
+    pk: object = None
+    sk: object = None
+
+
+@dataclass(slots=True)
+class Refusal:
+    """Why a request is throttled: the draw refused, the reason's suffix, and the figures."""
+
+    draw: Draw
+    kind: str          # PROVISIONED, KEY_RANGE, MAX_ON_DEMAND or ACCOUNT
+    partition: tuple   # (number from 1, partitions)
+    used: float        # what the limit had already served this second (or the bucket's level)
+    limit: float
+
+    @property
+    def reason(self) -> str:
+        """``TableWriteKeyRangeThroughputExceeded`` and the like."""
+        return self.draw.resource.sides[self.draw.direction].prefix + self.kind
+
+    def error(self):
+        """The exception DynamoDB raises for this refusal (spec §5)."""
+        resource = self.draw.resource
+        side = "Table" if resource.index is None else "Index"
+        reasons = [(self.reason, resource.arn)]
+        if self.kind == ACCOUNT:
+            return RequestLimitExceeded(ACCOUNT_MESSAGE, reasons)
+        on_demand = resource.settings.on_demand
+        message = MESSAGES[("on_demand" if on_demand else "provisioned", side)]
+        cls = ThrottlingException if on_demand else ProvisionedThroughputExceededException
+        return cls(message, reasons)
+
+    def warning(self) -> str:
+        """The report-mode warning: reason, resource, partition, key and figures (spec §6)."""
+        draw, unit = self.draw, UNITS[self.draw.direction]
+        where = f"{self.reason} on {draw.resource.label} partition {self.partition[0]}/{self.partition[1]}"
+        key = "" if draw.pk is None else f": key {_shown(draw.pk)}"
+        if self.kind == PROVISIONED:
+            return (f"{where}{key}: the provisioned {unit} and the burst are used up "
+                    f"({self.used:,.1f} {unit} left, {draw.units:,.1f} needed)")
+        return f"{where}{key}: {self.used:,.0f} {unit} used this second; the limit is {self.limit:,.0f}"
+
+
+class Throughput:
+    """An engine's throughput model: the switches, each table's state, the warnings.
+
+    ``mode``: "off", "report" (default) or "enforce"; ``adaptive``: adaptive
+    capacity (True) or the classic even split (spec §1).
+    """
+
+    def __init__(self, engine, mode: str = DEFAULT_MODE, adaptive: bool = True):
+        self.engine = engine
+        self.clock = engine.clock
+        self.mode = mode  # validated by the setter
+        if not isinstance(adaptive, bool):
+            raise ValueError(f"adaptive_capacity takes True or False, got {adaptive!r}")
+        self.adaptive = adaptive
+        self.warnings: deque = deque(maxlen=WARNINGS_KEPT)
+        self._local = threading.local()
+        self._states: dict = {}  # id(table) -> TableState
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    @mode.setter
+    def mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"throughput takes one of {', '.join(MODES)}, got {mode!r}")
+        self._mode = mode
+        self.on = mode != "off"  # the one attribute the request path tests
+
+    # ------------------------------------------------------------------ state
+    def state(self, table) -> TableState:
+        """``table``'s throughput state, (re)configured when its spec changed (UpdateTable)."""
+        state = self._states.get(id(table))
+        if state is None or state.table is not table:
+            state = self._states[id(table)] = TableState(table.name, _arn(self.engine, table.name), table)
+        if state.spec is not table.spec:
+            self._configure(state, table)
+        return state
+
+    def _configure(self, state: TableState, table) -> None:
+        now, spec = self.clock(), table.spec
+        wanted = {None: (table.store, spec.throughput)}
+        billing_provisioned = spec.throughput is not None
+        for index in spec.gsis:
+            wanted[index.name] = (table.gsi_stores[index.name], index.throughput if billing_provisioned else None)
+        for name in list(state.resources):
+            if name not in wanted:
+                del state.resources[name]
+        for name, (store, throughput) in wanted.items():
+            resource = state.resources.get(name)
+            if resource is None or resource.store is not store:
+                arn = state.arn if name is None else f"{state.arn}/index/{name}"
+                resource = state.resources[name] = Resource(table.name, name, arn, store, adaptive=self.adaptive)
+            provisioned = None if throughput is None else (throughput.read, throughput.write)
+            resource.configure(Settings(provisioned=provisioned), now)
+        state.spec = spec
+
+    # -------------------------------------------------------------- decisions
+    def admit(self, draws: list, reading: bool = False) -> bool:
+        """Admit or refuse one request: True when its draws are to be charged.
+
+        Writes (``reading`` False) are charged here; a read's caller charges
+        what it consumed afterwards (``charge``). ``enforce`` raises the throttle.
+        """
+        refusal = self.verdict(draws, reading)
+        if refusal is None:
+            return True
+        if self.mode == "enforce":
+            raise refusal.error()
+        return False
+
+    def verdict(self, draws: list, reading: bool = False) -> Refusal | None:
+        """The refusal ``enforce`` would act on, or None; writes admitted are charged.
+
+        In ``report`` mode a refusal is recorded as a warning and None is
+        returned, with nothing charged.
+        """
+        second = math.floor(self.clock())
+        for draw in draws:
+            draw.resource.roll(second)
+        refusal = self._check(draws, second, reading)
+        if refusal is None:
+            if not reading:
+                self.charge(draws)
+            return None
+        self._count_throttle(refusal)
+        if self.mode == "enforce":
+            return refusal
+        self._warn(refusal.warning())
+        return None
+
+    def charge(self, draws: list) -> None:
+        """Charge consumed units (a read's, after it ran; a write's, once admitted)."""
+        now = self.clock()
+        second = math.floor(now)
+        for draw in draws:
+            units = draw.units
+            if not units:
+                continue
+            resource = draw.resource
+            resource.roll(second)
+            side = resource.sides[draw.direction]
+            gauge = _gauge(resource, draw, second)[1].gauges[draw.direction]
+            side.used += units
+            gauge.used += units
+            for bucket in (side.bucket, gauge.bucket):
+                if bucket is not None:
+                    bucket.level_at(now)
+                    bucket.level -= units
+            resource.keys.add(0, draw.pk, draw.sk, units)
+
+    def _check(self, draws: list, second: float, reading: bool) -> Refusal | None:
+        now = self.clock()
+        pending: dict = {}  # id(side or gauge) -> units this request already asks of it
+        for draw in draws:
+            resource = draw.resource
+            side = resource.sides[draw.direction]
+            partition, meter = _gauge(resource, draw, second)
+            gauge = meter.gauges[draw.direction]
+            checks = ((side, side.bucket, side.used, side.limit, side.kind),
+                      (gauge, gauge.bucket, gauge.used, side.ceiling, KEY_RANGE))
+            for holder, bucket, used, limit, kind in checks:
+                asked = pending.get(id(holder), 0.0) + draw.units
+                pending[id(holder)] = asked
+                if bucket is not None:
+                    level = bucket.level_at(now)
+                    if (level <= 0) if reading else (level + EPSILON < asked):
+                        return Refusal(draw, PROVISIONED, _position(resource, partition), level, bucket.rate)
+                if (used >= limit) if reading else (used + asked > limit + EPSILON):
+                    return Refusal(draw, kind, _position(resource, partition), used, limit)
+        return None
+
+    def _count_throttle(self, refusal: Refusal) -> None:
+        draw = refusal.draw
+        resource = draw.resource
+        resource.sides[draw.direction].throttled += 1
+        resource.events[refusal.reason] = resource.events.get(refusal.reason, 0) + 1
+        resource.meter(draw.h)[1].events += 1
+        resource.keys.add(1, draw.pk, draw.sk, 1)
+
+    # ---------------------------------------------------------------- warnings
+    def _warn(self, text: str) -> None:
+        self.warnings.append(text)
+        log.warning("%s", text)
+        found = getattr(self._local, "found", None)
+        if found is not None:
+            found.append(text)
+
+    @contextmanager
+    def collecting(self):
+        """Collect the report-mode warnings this thread's requests raise inside the block."""
+        outer = getattr(self._local, "found", None)
+        found = self._local.found = []
+        try:
+            yield found
+        finally:
+            self._local.found = outer
+            if outer is not None:
+                outer.extend(found)
+
+
+def _gauge(resource: Resource, draw: Draw, second: float) -> tuple:
+    """(partition, meter) of ``draw``, its per-second figures reset when the second changed."""
+    partition, meter = resource.meter(draw.h)
+    if meter.second != second:
+        meter.second = second
+        for gauge in meter.gauges:
+            gauge.used = 0.0
+        meter.events = 0
+        resource.touched.append(meter)
+    return partition, meter
+
+
+def _position(resource: Resource, partition) -> tuple:
+    return resource.number(partition) + 1, len(resource.store.partitions)
+
+
+def _arn(engine, name: str) -> str:
+    return f"arn:aws:dynamodb:{engine.region}:{engine.account}:table/{name}"
+
+
+def _shown(value) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+__all__ = ["ACCOUNT", "KEY_RANGE", "MAX_ON_DEMAND", "PROVISIONED", "READ", "WRITE", "Draw", "Refusal",
+           "Throughput"]

@@ -1,0 +1,343 @@
+"""A table's throughput state: per resource (the table, each GSI), per direction, per partition.
+
+A ``Resource`` is what DynamoDB throttles and names in a ThrottlingReason:
+the table (its LSIs share its throughput and live in its partitions) or one
+GSI. It has two ``Side`` s, read and write, each holding this second's
+consumption and what limits it: the provisioned bucket (adaptive capacity),
+or on-demand's allowance (twice the previous peak, the maximum on-demand
+throughput, the account's per-table quota, whichever is least). Each of its
+partitions has a ``Meter`` with a ``Gauge`` per direction: the partition's
+use in the current second (its ceiling) and, in the classic model, its own
+bucket. Meters hang off the store's partitions, created when first needed;
+a partition that split gets fresh meters (its buckets start full, §3).
+
+The resource closes each second lazily, when the first request of a later
+second arrives (``roll``): it records the second for the metrics, lets
+on-demand peaks grow (splitting partitions as they do, §2), and isolates hot
+items (§3.3). Everything here runs under the engine lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..keys import key_hash
+from .buckets import Bucket
+from .figures import (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE, ISOLATION_SECONDS, ISOLATION_SHARE,
+                      ON_DEMAND_INITIAL_PEAK_READ, ON_DEMAND_INITIAL_PEAK_WRITE, PARTITION_READ_CEILING,
+                      PARTITION_WRITE_CEILING, PEAK_MULTIPLIER)
+from .metrics import READ, WRITE, KeyCounts, Second, history
+from .peak import Peak
+
+INFINITE = float("inf")
+CEILINGS = (PARTITION_READ_CEILING, PARTITION_WRITE_CEILING)
+INITIAL_PEAKS = (ON_DEMAND_INITIAL_PEAK_READ, ON_DEMAND_INITIAL_PEAK_WRITE)
+
+# Reason suffixes (spec §5): ``{Table|Index}{Read|Write}`` + one of these.
+PROVISIONED = "ProvisionedThroughputExceeded"
+KEY_RANGE = "KeyRangeThroughputExceeded"
+MAX_ON_DEMAND = "MaxOnDemandThroughputExceeded"
+ACCOUNT = "AccountLimitExceeded"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What limits one resource: its billing and its throughput figures, per direction (read, write).
+
+    ``provisioned`` is (RCU, WCU), None for on-demand; ``max_on_demand`` is
+    OnDemandThroughput's (MaxReadRequestUnits, MaxWriteRequestUnits), None
+    (or -1) for no cap; ``warm`` is WarmThroughput's (ReadUnitsPerSecond,
+    WriteUnitsPerSecond) or None.
+    """
+
+    provisioned: tuple | None = None
+    max_on_demand: tuple = (None, None)
+    warm: tuple | None = None
+
+    @property
+    def on_demand(self) -> bool:
+        return self.provisioned is None
+
+
+class Side:
+    """One direction of one resource."""
+
+    __slots__ = ("prefix", "ceiling", "used", "throttled", "bucket", "peak", "maximum", "limit", "kind")
+
+    def __init__(self, prefix: str, ceiling: float):
+        self.prefix = prefix      # 'TableRead', 'IndexWrite', ...: the reason's first half
+        self.ceiling = ceiling    # a partition's units per second in this direction
+        self.used = 0.0           # units consumed in the open second
+        self.throttled = 0        # requests on this resource throttled in the open second
+        self.bucket = None        # provisioned with adaptive capacity: the shared bucket
+        self.peak = None          # on-demand: the previous peak
+        self.maximum = None       # on-demand: OnDemandThroughput's cap, None for none
+        self.limit = INFINITE     # on-demand: units per second served, the least of ...
+        self.kind = KEY_RANGE     # ... twice the peak, the maximum and the quota: its reason
+
+    def set_limit(self, quota: float) -> None:
+        """The on-demand allowance: the least of twice the peak, the maximum and the quota."""
+        limits = [(PEAK_MULTIPLIER * self.peak.value, KEY_RANGE), (quota, ACCOUNT)]
+        if self.maximum is not None:
+            limits.insert(0, (self.maximum, MAX_ON_DEMAND))  # a tie names the maximum
+        self.limit, self.kind = min(limits, key=lambda pair: pair[0])
+
+
+class Gauge:
+    """One direction of one partition: units used in the open second, and (classic) its bucket."""
+
+    __slots__ = ("used", "bucket")
+
+    def __init__(self, bucket: Bucket | None):
+        self.used = 0.0
+        self.bucket = bucket
+
+
+class Meter:
+    """One partition's meters: created for the hash range [lo, hi) it had then."""
+
+    __slots__ = ("lo", "hi", "second", "gauges", "events", "streak", "last_hot")
+
+    def __init__(self, lo: int, hi: int, buckets: tuple):
+        self.lo = lo
+        self.hi = hi
+        self.second = None
+        self.gauges = (Gauge(buckets[READ]), Gauge(buckets[WRITE]))
+        self.events = 0       # throttle events in the open second
+        self.streak = 0       # seconds in a row above half the ceiling (isolation)
+        self.last_hot = None
+
+
+class Resource:
+    """A table or a GSI: what is throttled, counted and named in a ThrottlingReason."""
+
+    def __init__(self, table: str, index: str | None, arn: str, store, *, adaptive: bool = True,
+                 isolation: bool = True):
+        self.table = table
+        self.index = index
+        self.arn = arn
+        self.label = table if index is None else f"{table} index {index}"
+        self.store = store  # the partitions: ``partitions``, ``partition_for(h)``, ``_split_at``
+        self.adaptive = adaptive
+        self.isolation = adaptive and isolation
+        prefix = "Table" if index is None else "Index"
+        self.sides = (Side(prefix + "Read", CEILINGS[READ]), Side(prefix + "Write", CEILINGS[WRITE]))
+        self.settings: Settings | None = None
+        self.quota = (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE)
+        self.meters: dict = {}  # Partition -> Meter
+        self.classic_count = 0  # partitions the classic buckets' shares were cut for
+        self.second = None      # the open second
+        self.events: dict = {}  # reason -> throttle events in the open second
+        self.touched: list = []  # meters used in the open second
+        self.history = history()
+        self.keys = KeyCounts()
+
+    # ---------------------------------------------------------------- settings
+    def configure(self, settings: Settings, now: float, quota: tuple | None = None) -> None:
+        """Apply (new) settings: CreateTable, UpdateTable, a switch of billing mode."""
+        previous = self.settings
+        self.settings = settings
+        if quota is not None:
+            self.quota = quota
+        if settings.on_demand:
+            self._on_demand(settings, previous)
+        else:
+            self._provisioned(settings, now)
+        self.grow()
+
+    def _provisioned(self, settings: Settings, now: float) -> None:
+        for side, rate in zip(self.sides, settings.provisioned):
+            side.peak, side.maximum, side.limit = None, None, INFINITE
+            if not self.adaptive:
+                side.bucket = None
+            elif side.bucket is None:
+                side.bucket = Bucket(rate, now)
+            else:
+                side.bucket.rerate(rate, now)
+        if not self.adaptive:
+            self._rerate_partitions(now, force=True)
+
+    def _on_demand(self, settings: Settings, previous: Settings | None) -> None:
+        for direction, side in enumerate(self.sides):
+            side.bucket = None
+            if side.peak is None:
+                side.peak = Peak(INITIAL_PEAKS[direction])
+                if previous is not None and previous.provisioned is not None:
+                    # a table switched from provisioned: max(half its old throughput, the new-table peak)
+                    side.peak.raise_to(previous.provisioned[direction] / PEAK_MULTIPLIER)
+            if settings.warm is not None:
+                side.peak.raise_to(settings.warm[direction] / PEAK_MULTIPLIER)
+            maximum = settings.max_on_demand[direction]
+            side.maximum = None if maximum is None or maximum < 0 else float(maximum)
+            side.set_limit(self.quota[direction])
+        for meter in self.meters.values():
+            for gauge in meter.gauges:
+                gauge.bucket = None
+
+    def sizing(self) -> tuple:
+        """(RCU, WCU) the partitions are sized for: provisioned or twice the peak, or warm if higher."""
+        settings = self.settings
+        if settings.on_demand:
+            figures = tuple(PEAK_MULTIPLIER * side.peak.value for side in self.sides)
+        else:
+            figures = settings.provisioned
+        if settings.warm is not None:
+            figures = tuple(max(a, b) for a, b in zip(figures, settings.warm))
+        return figures
+
+    def grow(self) -> None:
+        """Split partitions until they fit ``sizing`` (spec §2: nothing ever merges them)."""
+        read, write = self.sizing()
+        needed = read / CEILINGS[READ] + write / CEILINGS[WRITE]
+        whole = int(needed)
+        count = max(1, whole if whole == needed else whole + 1)
+        if len(self.store.partitions) < count:
+            self.store.ensure_partitions(count)
+
+    # -------------------------------------------------------------- partitions
+    def meter(self, h: int) -> tuple:
+        """(partition, meter) of the partition holding hash ``h``."""
+        partition = self.store.partition_for(h)
+        meter = self.meters.get(partition)
+        if meter is None or meter.hi != partition.hi:  # new, or it split since
+            meter = self._new_meter(partition)
+        return partition, meter
+
+    def _new_meter(self, partition) -> Meter:
+        partitions = self.store.partitions
+        if len(self.meters) > len(partitions):  # forget partitions that are gone
+            kept = set(map(id, partitions))
+            self.meters = {p: m for p, m in self.meters.items() if id(p) in kept}
+        buckets = (None, None)
+        if not self.adaptive and not self.settings.on_demand:
+            self._rerate_partitions(self.second or 0.0)
+            buckets = tuple(Bucket(rate / len(partitions), self._bucket_time())
+                            for rate in self.settings.provisioned)
+        meter = self.meters[partition] = Meter(partition.lo, partition.hi, buckets)
+        return meter
+
+    def _bucket_time(self) -> float:
+        side = self.sides[READ]
+        return side.bucket.last if side.bucket is not None else (self.second or 0.0)
+
+    def _rerate_partitions(self, now: float, force: bool = False) -> None:
+        # Classic: each partition's bucket refills at provisioned / N; a split changes N for all.
+        count = len(self.store.partitions)
+        if count == self.classic_count and not force:
+            return
+        self.classic_count = count
+        for meter in self.meters.values():
+            for gauge, rate in zip(meter.gauges, self.settings.provisioned):
+                if gauge.bucket is None:
+                    gauge.bucket = Bucket(rate / count, now)
+                else:
+                    gauge.bucket.rerate(rate / count, now)
+
+    def number(self, partition) -> int:
+        """The partition's position, from 0, in hash order."""
+        return self.store.partitions.index(partition)
+
+    # ------------------------------------------------------------------ seconds
+    def roll(self, second: float) -> None:
+        """Close the open second if ``second`` is a later one (see the module's docstring)."""
+        if second == self.second:
+            return
+        if self.second is not None:
+            self._close()
+        self.second = second
+        self.keys.roll(second // 60)
+        grew = False
+        for side in self.sides:
+            if side.peak is not None and side.peak.mature(second):
+                side.set_limit(self.quota[self.sides.index(side)])
+                grew = True
+        if grew:
+            self.grow()
+
+    def _close(self) -> None:
+        second = self.second
+        record = self.current()
+        if record.consumed != (0.0, 0.0) or record.events or any(record.throttled):
+            self.history.append(record)
+        for side in self.sides:
+            if side.peak is not None:
+                side.peak.close(second, side.used)
+            side.used, side.throttled = 0.0, 0
+        self.events = {}
+        hot = [meter for meter in self.touched if self._heat(meter, second)]
+        self.touched = []
+        for meter in hot:
+            self._isolate(meter)
+
+    def current(self) -> Second:
+        """The open second as a record (its figures so far)."""
+        reads, writes = self.sides
+        partitions = tuple((m.lo, m.hi, m.gauges[READ].used, m.gauges[WRITE].used, m.events)
+                           for m in sorted(self.touched, key=lambda m: m.lo))
+        return Second(self.second, (reads.used, writes.used), (reads.throttled, writes.throttled),
+                      dict(self.events), partitions)
+
+    # --------------------------------------------------------------- isolation
+    def _heat(self, meter: Meter, second: float) -> bool:
+        """Count a hot second for ``meter``; True when it has been hot for long enough to split."""
+        share = max(gauge.used / ceiling for gauge, ceiling in zip(meter.gauges, CEILINGS))
+        if share <= ISOLATION_SHARE:
+            meter.streak = 0
+            return False
+        meter.streak = meter.streak + 1 if meter.last_hot == second - 1 else 1
+        meter.last_hot = second
+        return self.isolation and meter.streak >= ISOLATION_SECONDS
+
+    def _isolate(self, meter: Meter) -> None:
+        """Split a hot partition at the hash that halves its traffic (§3.3, model); a
+        partition whose traffic is one key's cannot be split and stays capped."""
+        partition = self.store.partition_for(meter.lo)
+        if (partition.lo, partition.hi) != (meter.lo, meter.hi):
+            return
+        at = split_point(self._traffic(meter.lo, meter.hi))
+        if at is not None:
+            meter.streak = 0
+            self.store._split_at(partition, at)
+
+    def _traffic(self, lo: int, hi: int) -> list[tuple]:
+        """(hash, units) of the partition keys consumed in [lo, hi) this minute and the last."""
+        units: dict = {}
+        sources = [self.keys.counts[0][0].items()]
+        if self.keys.closed:
+            sources.append(self.keys.closed[-1][1][0][0])
+        for source in sources:
+            for pk, value in source:
+                h = key_hash(pk)
+                if lo <= h < hi:
+                    units[h] = units.get(h, 0.0) + value
+        return sorted(units.items())
+
+
+def split_point(traffic: list[tuple]) -> int | None:
+    """The hash that halves ``traffic`` ((hash, units) in hash order), with a key on each side;
+    None for fewer than two keys."""
+    if len(traffic) < 2:
+        return None
+    total = sum(units for _, units in traffic)
+    best, best_gap, running = None, None, 0.0
+    for (_, units), (h, _) in zip(traffic, traffic[1:]):
+        running += units
+        gap = abs(running - total / 2)
+        if best_gap is None or gap < best_gap:
+            best, best_gap = h, gap
+    return best
+
+
+class TableState:
+    """The throughput state of one table: its resource, and one per GSI."""
+
+    def __init__(self, name: str, arn: str, table=None):
+        self.name = name
+        self.arn = arn
+        self.table = table  # the engine's Table this state counts for
+        self.spec = None    # the TableSpec the resources were configured from
+        self.resources: dict = {}  # None (the table) or a GSI name -> Resource
+
+    def resource(self, index: str | None = None) -> Resource:
+        """The table's resource, or a GSI's (an LSI's reads and writes are the table's)."""
+        return self.resources.get(index) or self.resources[None]
