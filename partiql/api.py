@@ -13,6 +13,8 @@ import os
 from typing import Iterator, Sequence
 
 from partiql.engine import Engine
+from partiql.engine.clock import resolve_clock
+from partiql.engine.throughput import check_switches
 from partiql.engine.limits import Limits
 from partiql.engine.storage import open_storage
 from partiql.engine.types import from_python
@@ -24,7 +26,8 @@ SCAN_POLICIES = ("allow", "warn", "deny")
 
 
 def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",
-            limits: Limits | None = None) -> "Connection":
+            limits: Limits | None = None, throughput: str = "report", adaptive_capacity: bool = True,
+            clock=None) -> "Connection":
     """Open a database: in memory (``path`` None) or a durable single file.
 
     ``connect("app.db")`` opens ``app.db``, creating it if needed, with its
@@ -37,10 +40,21 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     is migrated. ``durability="full"`` also survives power cuts (an fsync per
     write); the default survives the process being killed at any point.
     Close the connection (or use it in a ``with`` block) to release the file.
+
+    Partition throughput (spec throughput.md §1): ``throughput="report"``
+    (default) serves what DynamoDB would throttle and warns of it
+    (``Result.warnings``); ``"enforce"`` raises DynamoDB's throttles;
+    ``"off"`` counts nothing. ``adaptive_capacity=False`` models the classic
+    even split of a table's throughput over its partitions. ``clock`` (a
+    zero-argument callable returning seconds, e.g. ``VirtualClock``) is the
+    time throughput, TTL and streams run on.
     """
+    check_switches(throughput, adaptive_capacity)  # before a file is opened
+    resolve_clock(clock)
     storage = None if path is None else open_storage(os.fspath(path), durability=durability)
     try:
-        return Connection(Engine(limits, storage=storage))
+        return Connection(Engine(limits, storage=storage, clock=clock, throughput=throughput,
+                                 adaptive_capacity=adaptive_capacity))
     except BaseException:
         if storage is not None:
             storage.close()

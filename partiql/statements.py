@@ -96,8 +96,11 @@ class StatementRunner:
                                       "satisfy constraint: Member must have value greater than or equal to 1")
         template = self.template(text, params, shell)
         run = _RUNNERS[type(template)]
-        return run(self, text, template, params, limit=limit, next_token=next_token,
-                   consistent=consistent, return_old=return_old)
+        with self.engine.throughput.collecting() as throttles:  # report mode's warnings (throughput.md §1)
+            result = run(self, text, template, params, limit=limit, next_token=next_token,
+                         consistent=consistent, return_old=return_old)
+        result.warnings.extend(throttles)
+        return result
 
     def _select(self, text, template, params, *, limit, next_token, consistent, return_old) -> Result:
         policy = getattr(self.connection, "scan_policy", "allow")
@@ -210,13 +213,17 @@ class StatementRunner:
         return (template.table, *(action.item.get(n) for n in (template.key.hash_name, template.key.range_name)))
 
     def _batch_run(self, text, template, params, consistent: bool = False):
-        try:
-            if isinstance(template, SelectTemplate):
-                return self.executor.select(text, template, params, consistent=consistent)
-            return self.executor.write(template, params)
-        except DynamoDBError as error:
-            error.table_name = template.table if error.code != "ValidationException" else None
-            return error
+        with self.engine.throughput.collecting() as throttles:
+            try:
+                if isinstance(template, SelectTemplate):
+                    result = self.executor.select(text, template, params, consistent=consistent)
+                else:
+                    result = self.executor.write(template, params)
+            except DynamoDBError as error:
+                error.table_name = template.table if error.code != "ValidationException" else None
+                return error
+        result.warnings.extend(throttles)
+        return result
 
     # ---------------------------------------------------------- transactions
     def transaction(self, statements, token=None, return_old=()) -> list[Result]:
@@ -228,12 +235,17 @@ class StatementRunner:
         if any(reads) and not all(reads):
             raise ValidationException(
                 "ExecuteTransaction API does not support both read and write operations in the same request.")
-        if all(reads):
-            missing = next((t for t in templates if isinstance(t, DynamoDBError)), None)
-            if missing is not None:
-                raise missing
-            return self._transaction_reads(templates, [p for _, p in statements])
-        return self._transaction_writes(statements, templates, token, return_old)
+        with self.engine.throughput.collecting() as throttles:  # report mode: on the first result
+            if all(reads):
+                missing = next((t for t in templates if isinstance(t, DynamoDBError)), None)
+                if missing is not None:
+                    raise missing
+                results = self._transaction_reads(templates, [p for _, p in statements])
+            else:
+                results = self._transaction_writes(statements, templates, token, return_old)
+        if results:
+            results[0].warnings.extend(throttles)
+        return results
 
     def _transaction_plan(self, position: int, text: str, params):
         try:

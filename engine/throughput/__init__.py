@@ -7,7 +7,7 @@ The engine builds the draws of each request (``draws``) from the capacity it
 already computes and asks ``Throughput`` before anything is written.
 """
 
-from .admission import Draw, Refusal, Throughput
+from .admission import Draw, Refusal, Throughput, check_switches
 from .figures import MODES
 
-__all__ = ["MODES", "Draw", "Refusal", "Throughput"]
+__all__ = ["MODES", "Draw", "Refusal", "Throughput", "check_switches"]

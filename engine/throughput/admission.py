@@ -114,9 +114,8 @@ class Throughput:
     def __init__(self, engine, mode: str = DEFAULT_MODE, adaptive: bool = True):
         self.engine = engine
         self.clock = engine.clock
-        self.mode = mode  # validated by the setter
-        if not isinstance(adaptive, bool):
-            raise ValueError(f"adaptive_capacity takes True or False, got {adaptive!r}")
+        check_switches(mode, adaptive)
+        self.mode = mode
         self.adaptive = adaptive
         self.warnings: deque = deque(maxlen=WARNINGS_KEPT)
         self._local = threading.local()
@@ -128,8 +127,7 @@ class Throughput:
 
     @mode.setter
     def mode(self, mode: str) -> None:
-        if mode not in MODES:
-            raise ValueError(f"throughput takes one of {', '.join(MODES)}, got {mode!r}")
+        check_switches(mode)
         self._mode = mode
         self.on = mode != "off"  # the one attribute the request path tests
 
@@ -263,6 +261,14 @@ class Throughput:
             self._local.found = outer
             if outer is not None:
                 outer.extend(found)
+
+
+def check_switches(mode: str, adaptive: bool = True) -> None:
+    """ValueError unless ``mode`` and ``adaptive`` are values of the switches (spec §1)."""
+    if mode not in MODES:
+        raise ValueError(f"throughput takes one of {', '.join(MODES)}, got {mode!r}")
+    if not isinstance(adaptive, bool):
+        raise ValueError(f"adaptive_capacity takes True or False, got {adaptive!r}")
 
 
 def _gauge(resource: Resource, draw: Draw, second: float) -> tuple:
