@@ -24,8 +24,9 @@ from .partition import TOP, Record
 from .schema import IndexSpec, TableSpec
 from .storage import MemoryStorage, Storage
 from .table import UPDATE_TOO_LARGE, Mutation, Page, Table
-from .throughput import Throughput
-from .throughput.draws import ScanTally, read_draw, table_draws, write_draws
+from .throughput import Draw, Throughput
+from .throughput.draws import ScanTally, read_resource, table_draws, write_draws
+from .throughput.metrics import READ, WRITE
 from .transactions import Transactions, _Idempotent
 from .types import item_size
 
@@ -89,37 +90,48 @@ class Engine(Transactions):
         """GetItem: a snapshot of the stored record (hand out ``record.copy()``) or None, and the capacity."""
         with self.lock:
             table = self.table(table_name)
-            draw = self._admit_read(table, None, table.locate(*key)) if self.throughput.on else None
-            record, consumed = self._get(table, key, consistent, transactional)
-            if draw is not None:
-                self._charge(draw, consumed)
+            located = table.locate(*key)
+            record, consumed = self._get(table, located, consistent, transactional)
+            if self.throughput.on:
+                self._take_read(table, None, located, consumed)
             return record, consumed
 
     @staticmethod
-    def _get(table: Table, key: tuple, consistent: bool, transactional: bool) -> tuple:
-        record = table.get(*key)
+    def _get(table: Table, located: tuple, consistent: bool, transactional: bool) -> tuple:
+        record = table.lookup(located)
         consumed = Consumed(table.name, transactional)
         size = record.size if record is not None else 1  # a miss still costs (spec §6.2)
         consumed.table.read = 2 * read_units(size, True) if transactional else read_units(size, consistent)
         return record, consumed
 
     # ------------------------------------------------------------- admission
-    def _admit_read(self, table: Table, index, located: tuple):
-        """The draw to charge once the read ran, or None (report mode: a throttle it warned of)."""
+    def _take_read(self, table: Table, index, located: tuple, consumed: Consumed) -> None:
+        """Admit a read that ran (nothing changed the buckets since: the lock) and charge it."""
+        state = table.throughput
+        if state is None or state.spec is not table.spec:
+            state = self.throughput.state(table)
         h, pk, sort = located
-        draw = read_draw(self.throughput.state(table), index, h, pk, sort[0] if sort else None)
-        return draw if self.throughput.admit([draw], reading=True) else None
+        self.throughput.take(state.table_resource if index is None else read_resource(state, index), READ, h,
+                             consumed.read_units, pk, sort[0] if sort else None, reading=True)
 
-    def _charge(self, draw, consumed: Consumed) -> None:
-        draw.units = consumed.read_units
-        self.throughput.charge([draw])
+    def _take_write(self, table: Table, mutation: Mutation) -> None:
+        """Admit and charge one prepared write (fast for a table without indexes), or refuse it."""
+        state = table.throughput
+        if state is None or state.spec is not table.spec:
+            state = self.throughput.state(table)
+        if mutation.changes:
+            self._admit_write(write_draws(state, mutation))
+        else:
+            self.throughput.take(state.table_resource, WRITE, mutation.h, mutation.consumed.table.write,
+                                 mutation.pk, mutation.sort[0] if mutation.sort else None)
 
-    def _admit_writes(self, mutations: list[Mutation]):
-        """The refusal of a many-item write (``enforce``), or None once admitted and charged."""
-        draws = []
-        for mutation in mutations:
-            draws += write_draws(self.throughput.state(mutation.table), mutation)
-        return self.throughput.verdict(draws)
+    def _admit_write(self, draws: list) -> None:
+        """Admit and charge one write (its table and each GSI it touches), or refuse it."""
+        if len(draws) == 1:
+            draw = draws[0]
+            self.throughput.take(draw.resource, draw.direction, draw.h, draw.units, draw.pk, draw.sk)
+        else:
+            self.throughput.admit(draws)
 
     # ----------------------------------------------------------------- writes
     def write(self, action: WriteAction, metrics: bool = False) -> WriteResult:
@@ -141,11 +153,11 @@ class Engine(Transactions):
                 if self.throughput.on:  # a failed write is charged, so it is admitted first: a throttle wins
                     h, pk, sort = located
                     state = self.throughput.state(table)
-                    self.throughput.admit(table_draws(state, error.consumed, h, pk, sort[0] if sort else None))
+                    self._admit_write(table_draws(state, error.consumed, h, pk, sort[0] if sort else None))
                 raise
             mutation = self._mutation(table, action, located, old, transactional=False)
             if self.throughput.on:
-                self.throughput.admit(write_draws(self.throughput.state(table), mutation))
+                self._take_write(table, mutation)
             if action.kind != "ConditionCheck":
                 self.apply([mutation])
             new = mutation.new.item if mutation.new is not None else None
@@ -223,8 +235,9 @@ class Engine(Transactions):
                 table = self.tables[action.table]
                 located = table.locate(*self._action_key(table, action))
                 mutation = self._mutation(table, action, located, table.lookup(located), False)
-                refusal = self._admit_writes([mutation]) if self.throughput.on else None
-                if refusal is None:
+                refusal = (self.throughput.verdict(write_draws(self.throughput.state(table), mutation))
+                           if self.throughput.on else None)
+                if refusal is None or not self.throughput.enforcing:  # report mode serves it, uncharged
                     mutations.append(mutation)
                 else:
                     refusals.append((position, refusal))
@@ -246,14 +259,12 @@ class Engine(Transactions):
             table = self.table(table_name)
             index = self._index(table, index_name)
             store, space, key = table.source(index)
-            draw = self._admit_read(table, index, (key_hash(hash_value), hash_value, None)) \
-                if self.throughput.on else None
             entries = self._key_range(table, index, store, space, hash_value, sort_condition,
                                       forward, start_key)
             page = table.read_page(index, entries, limit=limit, consistent=consistent,
                                    matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
-            if draw is not None:
-                self._charge(draw, page.consumed)
+            if self.throughput.on:
+                self._take_read(table, index, (key_hash(hash_value), hash_value, None), page.consumed)
             return page
 
     def scan_page(self, table_name: str, index_name: str | None = None, *, start_key: dict | None = None,
@@ -268,16 +279,19 @@ class Engine(Transactions):
             lo, hi = segment_range(segment, total_segments)
             after = table.position(index, start_key) if start_key else None
             entries = store.scan(space, after, lo, hi)
-            tally = None
-            if self.throughput.on:  # admitted on the partition where the page starts
-                draw = self._admit_read(table, index, after if after is not None else (lo, None, None))
-                tally = ScanTally(store) if draw is not None else None
-                entries = tally.wrap(entries) if tally is not None else entries
-            page = table.read_page(index, entries, limit=limit, consistent=consistent,
-                                   matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
-            if tally is not None:  # each partition charged for the bytes read there
-                self.throughput.charge(tally.draws(draw, page.consumed.read_units))
+            start = after[0] if after is not None else lo
+            tally = ScanTally(store, start) if self.throughput.on else None
+            page = table.read_page(index, entries, limit=limit, consistent=consistent, matches=matches_fn,
+                                   reach_back=reach_back, max_bytes=max_bytes, emit=emit, tally=tally)
+            if tally is not None:
+                self._take_scan(table, index, start, tally, page)
             return page
+
+    def _take_scan(self, table: Table, index, start: int, tally, page: Page) -> None:
+        """Admit a Scan page on the partition where it started; charge each partition its bytes' share."""
+        resource = read_resource(self.throughput.state(table), index)
+        if self.throughput.take(resource, READ, start, 0.0, reading=True):  # the admission alone
+            self.throughput.charge(tally.draws(Draw(resource, READ, start, 0.0), page.consumed.read_units))
 
     @staticmethod
     def _index(table: Table, index_name: str | None) -> IndexSpec | None:

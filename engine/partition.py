@@ -155,13 +155,18 @@ class Space:
 
 
 class Partition:
-    """One hash range [lo, hi) and the entries it owns, space by space."""
+    """One hash range [lo, hi) and the entries it owns, space by space.
 
-    __slots__ = ("lo", "hi", "spaces", "counts", "sizes")
+    ``meter`` is its throughput meter (``engine.throughput.state.Meter``),
+    made when a request first draws on it.
+    """
+
+    __slots__ = ("lo", "hi", "spaces", "counts", "sizes", "meter")
 
     def __init__(self, lo: int, hi: int, space_names):
         self.lo = lo
         self.hi = hi
+        self.meter = None
         self.spaces = {name: Space() for name in space_names}
         self.counts = dict.fromkeys(space_names, 0)
         self.sizes = dict.fromkeys(space_names, 0)

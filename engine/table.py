@@ -94,6 +94,7 @@ class Table:
         self.store = Store(spec.initial_partitions(), grouped, limits_.partition_bytes)
         self.gsi_stores = {index.name: self._gsi_store(index) for index in spec.gsis}
         self.collection_bytes: dict = {}  # pk -> bytes of items + LSI entries (tables with LSIs)
+        self.throughput = None  # its throughput state (engine.throughput), made when first drawn on
 
     @property
     def spec(self) -> TableSpec:
@@ -311,7 +312,7 @@ class Table:
 
     def read_page(self, index: IndexSpec | None, entries, *, limit: int | None, consistent: bool,
                   matches=None, reach_back: bool = False, transactional: bool = False,
-                  max_bytes: int | None = None, emit=None) -> Page:
+                  max_bytes: int | None = None, emit=None, tally=None) -> Page:
         """Evaluate entries until Limit items or 1 MB have been read (spec §2.7).
 
         ``matches`` filters evaluated items (it sees the index entry, or the
@@ -323,12 +324,17 @@ class Table:
         itself (default: a snapshot, ``alias``);
         why here: a response copy made as the filter accepts an item finds it
         still in cache, where a second pass over a 1,000-item page misses again.
+        ``tally`` (a Scan's ``ScanTally``) learns where the entries cross into
+        the next partition, one comparison per entry.
         """
         consumed = Consumed(self.name, transactional)
         out, scanned, evaluated, last = [], 0, 0, None
         page_bytes = self.limits.page_bytes if max_bytes is None else max_bytes
         base_units = 0.0
+        cut = tally.cut if tally is not None else None
         for record in entries:
+            if cut is not None and record.key[0] >= cut:
+                cut = tally.cross(record.key[0], evaluated)
             scanned += 1
             evaluated += record.size
             found = record
@@ -340,6 +346,8 @@ class Table:
             if (limit is not None and scanned >= limit) or evaluated >= page_bytes:
                 last = self.read_key(index, record.item)
                 break
+        if tally is not None:
+            tally.close(evaluated)
         units = read_units(evaluated, consistent)
         if index is None:
             consumed.table.read = units

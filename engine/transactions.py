@@ -17,7 +17,9 @@ from .errors import (CancellationReason, ConditionalCheckFailedException, Dynamo
                      reason_code)
 from .partition import Record
 from .table import Mutation
-from .throughput.draws import read_draw, write_draws
+from .throughput import Draw
+from .throughput.draws import read_resource, write_draws
+from .throughput.metrics import READ
 
 
 @dataclass
@@ -91,7 +93,7 @@ class Transactions:
             draws += found
             owners += [position] * len(found)
         refusal = self.throughput.verdict(draws)
-        if refusal is not None:
+        if refusal is not None and self.throughput.enforcing:
             self._cancel_throttled(len(mutations), owners[_position_of(draws, refusal.draw)], refusal)
 
     @staticmethod
@@ -110,7 +112,7 @@ class Transactions:
             draws = self._admit_transact_reads(tables, reads) if self.throughput.on else None
             records, consumed = [], []
             for table, (_, key) in zip(tables, reads):
-                record, units = self._get(table, key, True, True)
+                record, units = self._get(table, table.locate(*key), True, True)
                 records.append(record)
                 consumed.append(units)
             if draws:
@@ -119,15 +121,19 @@ class Transactions:
                 self.throughput.charge(draws)
             return records, consumed
 
-    def _admit_transact_reads(self, tables: list, reads: list) -> list | None:
+    def _admit_transact_reads(self, tables: list, reads: list) -> list:
+        """The draws to charge once the reads ran (none when report mode serves a refused one)."""
         draws = []
         for table, (_, key) in zip(tables, reads):
             h, pk, sort = table.locate(*key)
-            draws.append(read_draw(self.throughput.state(table), None, h, pk, sort[0] if sort else None))
+            resource = read_resource(self.throughput.state(table), None)
+            draws.append(Draw(resource, READ, h, 0.0, pk, sort[0] if sort else None))
         refusal = self.throughput.verdict(draws, reading=True)
-        if refusal is not None:
+        if refusal is None:
+            return draws
+        if self.throughput.enforcing:
             self._cancel_throttled(len(draws), _position_of(draws, refusal.draw), refusal)
-        return draws
+        return []
 
     def _check_distinct(self, actions, message: str) -> None:
         seen = set()

@@ -119,7 +119,6 @@ class Throughput:
         self.adaptive = adaptive
         self.warnings: deque = deque(maxlen=WARNINGS_KEPT)
         self._local = threading.local()
-        self._states: dict = {}  # id(table) -> TableState
 
     @property
     def mode(self) -> str:
@@ -130,13 +129,14 @@ class Throughput:
         check_switches(mode)
         self._mode = mode
         self.on = mode != "off"  # the one attribute the request path tests
+        self.enforcing = mode == "enforce"
 
     # ------------------------------------------------------------------ state
     def state(self, table) -> TableState:
         """``table``'s throughput state, (re)configured when its spec changed (UpdateTable)."""
-        state = self._states.get(id(table))
-        if state is None or state.table is not table:
-            state = self._states[id(table)] = TableState(table.name, _arn(self.engine, table.name), table)
+        state = table.throughput
+        if state is None:
+            state = table.throughput = TableState(table.name, _arn(self.engine, table.name), table)
         if state.spec is not table.spec:
             self._configure(state, table)
         return state
@@ -158,39 +158,76 @@ class Throughput:
             provisioned = None if throughput is None else (throughput.read, throughput.write)
             resource.configure(Settings(provisioned=provisioned), now)
         state.spec = spec
+        state.table_resource = state.resources[None]
 
     # -------------------------------------------------------------- decisions
-    def admit(self, draws: list, reading: bool = False) -> bool:
-        """Admit or refuse one request: True when its draws are to be charged.
-
-        Writes (``reading`` False) are charged here; a read's caller charges
-        what it consumed afterwards (``charge``). ``enforce`` raises the throttle.
-        """
-        refusal = self.verdict(draws, reading)
-        if refusal is None:
+    def take(self, resource: Resource, direction: int, h: int, units: float, pk=None, sk=None,
+             reading: bool = False) -> bool:
+        """One draw, the common case: True when admitted and charged; a refusal raises
+        (``enforce``) or warns and returns False (``report``). A read passes what it
+        consumed: nothing changed the buckets since it was admitted (the engine lock)."""
+        now = self.clock()
+        second = math.floor(now)
+        if resource.second != second:
+            resource.roll(second)
+        partition, meter = _meter(resource, h, second)
+        side = resource.sides[direction]
+        gauge = meter.gauges[direction]
+        # the checks of _refusal, unrolled for the one-draw case (no bucket: on-demand / classic)
+        bucket = side.bucket
+        if ((bucket is None or ((bucket.level_at(now) > 0) if reading else
+                                (bucket.level_at(now) + EPSILON >= units)))
+                and gauge.bucket is None
+                and ((side.used < side.limit and gauge.used < side.ceiling) if reading else
+                     (side.used + units <= side.limit + EPSILON and gauge.used + units <= side.ceiling + EPSILON))):
+            side.used += units
+            gauge.used += units
+            if bucket is not None:
+                bucket.level -= units
+            if pk is not None:
+                resource.keys.add(0, pk, sk, units)
             return True
-        if self.mode == "enforce":
+        draw = Draw(resource, direction, h, units, pk, sk)
+        refusal = _refusal(draw, partition, meter, units, units, reading, now)
+        if refusal is None:  # a classic partition bucket had the units
+            _charge(draw, meter, now)
+            return True
+        refusal = self._refused(refusal)
+        if refusal is not None:
             raise refusal.error()
         return False
 
-    def verdict(self, draws: list, reading: bool = False) -> Refusal | None:
-        """The refusal ``enforce`` would act on, or None; writes admitted are charged.
+    def admit(self, draws: list) -> None:
+        """Admit a write of several draws (a table and its GSIs) whole and charge it, or refuse it."""
+        refusal = self.verdict(draws)
+        if refusal is not None and self.enforcing:
+            raise refusal.error()
 
-        In ``report`` mode a refusal is recorded as a warning and None is
-        returned, with nothing charged.
+    def verdict(self, draws: list, reading: bool = False) -> Refusal | None:
+        """The refusal of a request, or None: every draw is checked, with what the request's
+        earlier draws already ask of the same bucket, before any is charged.
+
+        Admitted writes are charged here; a read's caller charges it once it ran
+        (``charge``). A refusal is counted (and warned of in ``report`` mode, where the
+        caller serves the request anyway, charging nothing; ``enforcing`` tells).
         """
-        second = math.floor(self.clock())
+        now = self.clock()
+        second = math.floor(now)
+        pending: dict = {}  # id(side or gauge) -> units this request already asks of it
         for draw in draws:
-            draw.resource.roll(second)
-        refusal = self._check(draws, second, reading)
-        if refusal is None:
-            if not reading:
-                self.charge(draws)
-            return None
-        self._count_throttle(refusal)
-        if self.mode == "enforce":
-            return refusal
-        self._warn(refusal.warning())
+            resource = draw.resource
+            if resource.second != second:
+                resource.roll(second)
+            partition, meter = _meter(resource, draw.h, second)
+            side, gauge = resource.sides[draw.direction], meter.gauges[draw.direction]
+            on_side = pending[id(side)] = pending.get(id(side), 0.0) + draw.units
+            on_gauge = pending[id(gauge)] = pending.get(id(gauge), 0.0) + draw.units
+            refusal = _refusal(draw, partition, meter, on_side, on_gauge, reading, now)
+            if refusal is not None:
+                self._refused(refusal)
+                return refusal
+        if not reading:
+            self.charge(draws)
         return None
 
     def charge(self, draws: list) -> None:
@@ -198,49 +235,24 @@ class Throughput:
         now = self.clock()
         second = math.floor(now)
         for draw in draws:
-            units = draw.units
-            if not units:
-                continue
-            resource = draw.resource
-            resource.roll(second)
-            side = resource.sides[draw.direction]
-            gauge = _gauge(resource, draw, second)[1].gauges[draw.direction]
-            side.used += units
-            gauge.used += units
-            for bucket in (side.bucket, gauge.bucket):
-                if bucket is not None:
-                    bucket.level_at(now)
-                    bucket.level -= units
-            resource.keys.add(0, draw.pk, draw.sk, units)
+            if draw.units:
+                if draw.resource.second != second:
+                    draw.resource.roll(second)
+                _charge(draw, _meter(draw.resource, draw.h, second)[1], now)
 
-    def _check(self, draws: list, second: float, reading: bool) -> Refusal | None:
-        now = self.clock()
-        pending: dict = {}  # id(side or gauge) -> units this request already asks of it
-        for draw in draws:
-            resource = draw.resource
-            side = resource.sides[draw.direction]
-            partition, meter = _gauge(resource, draw, second)
-            gauge = meter.gauges[draw.direction]
-            checks = ((side, side.bucket, side.used, side.limit, side.kind),
-                      (gauge, gauge.bucket, gauge.used, side.ceiling, KEY_RANGE))
-            for holder, bucket, used, limit, kind in checks:
-                asked = pending.get(id(holder), 0.0) + draw.units
-                pending[id(holder)] = asked
-                if bucket is not None:
-                    level = bucket.level_at(now)
-                    if (level <= 0) if reading else (level + EPSILON < asked):
-                        return Refusal(draw, PROVISIONED, _position(resource, partition), level, bucket.rate)
-                if (used >= limit) if reading else (used + asked > limit + EPSILON):
-                    return Refusal(draw, kind, _position(resource, partition), used, limit)
-        return None
-
-    def _count_throttle(self, refusal: Refusal) -> None:
+    def _refused(self, refusal: Refusal) -> Refusal | None:
+        """Count a throttle; the refusal in ``enforce`` mode, None (and a warning) in ``report``."""
         draw = refusal.draw
         resource = draw.resource
         resource.sides[draw.direction].throttled += 1
         resource.events[refusal.reason] = resource.events.get(refusal.reason, 0) + 1
         resource.meter(draw.h)[1].events += 1
-        resource.keys.add(1, draw.pk, draw.sk, 1)
+        if draw.pk is not None:
+            resource.keys.add(1, draw.pk, draw.sk, 1)
+        if self.enforcing:
+            return refusal
+        self._warn(refusal.warning())
+        return None
 
     # ---------------------------------------------------------------- warnings
     def _warn(self, text: str) -> None:
@@ -271,9 +283,9 @@ def check_switches(mode: str, adaptive: bool = True) -> None:
         raise ValueError(f"adaptive_capacity takes True or False, got {adaptive!r}")
 
 
-def _gauge(resource: Resource, draw: Draw, second: float) -> tuple:
-    """(partition, meter) of ``draw``, its per-second figures reset when the second changed."""
-    partition, meter = resource.meter(draw.h)
+def _meter(resource: Resource, h: int, second: float) -> tuple:
+    """(partition, meter) of hash ``h``, the meter's per-second figures reset when the second changed."""
+    partition, meter = resource.meter(h)
     if meter.second != second:
         meter.second = second
         for gauge in meter.gauges:
@@ -281,6 +293,45 @@ def _gauge(resource: Resource, draw: Draw, second: float) -> tuple:
         meter.events = 0
         resource.touched.append(meter)
     return partition, meter
+
+
+def _refusal(draw: Draw, partition, meter, on_side: float, on_gauge: float, reading: bool,
+             now: float) -> Refusal | None:
+    """Whether ``draw`` is refused (§3 "Admission"): the resource first (its bucket, or
+    on-demand's allowance), then the partition (its classic bucket, then its ceiling).
+
+    A write must find its whole cost (``on_side`` / ``on_gauge``: with what the
+    request's earlier draws ask) in each; a read only a bucket above zero.
+    """
+    resource = draw.resource
+    side = resource.sides[draw.direction]
+    gauge = meter.gauges[draw.direction]
+    for bucket, asked in ((side.bucket, on_side), (gauge.bucket, on_gauge)):
+        if bucket is not None:
+            level = bucket.level_at(now)
+            if (level <= 0) if reading else (level + EPSILON < asked):
+                return Refusal(draw, PROVISIONED, _position(resource, partition), level, bucket.rate)
+    for used, limit, kind, asked in ((side.used, side.limit, side.kind, on_side),
+                                     (gauge.used, side.ceiling, KEY_RANGE, on_gauge)):
+        if (used >= limit) if reading else (used + asked > limit + EPSILON):
+            return Refusal(draw, kind, _position(resource, partition), used, limit)
+    return None
+
+
+def _charge(draw: Draw, meter, now: float) -> None:
+    units, direction = draw.units, draw.direction
+    side = draw.resource.sides[direction]
+    gauge = meter.gauges[direction]
+    side.used += units
+    gauge.used += units
+    if side.bucket is not None:
+        side.bucket.level_at(now)
+        side.bucket.level -= units
+    if gauge.bucket is not None:
+        gauge.bucket.level_at(now)
+        gauge.bucket.level -= units
+    if draw.pk is not None:  # a Scan page reads no one key
+        draw.resource.keys.add(0, draw.pk, draw.sk, units)
 
 
 def _position(resource: Resource, partition) -> tuple:

@@ -36,15 +36,10 @@ def write_draws(state, mutation) -> list:
     return draws
 
 
-def read_draw(state, index, h: int, pk, sort=None) -> Draw:
-    """A read's draw at hash ``h`` (of the GSI's store for a GSI read), its units set once it ran.
-
-    A read charges one resource: a GSI's, or the table's for the table and its
-    LSIs (a reach-back read of an LSI is the table's too), so the units are the
-    read's ``Consumed.read_units``.
-    """
-    name = index.name if index is not None and index.kind == "GSI" else None
-    return Draw(state.resources[name], READ, h, 0.0, pk, sort)
+def read_resource(state, index):
+    """The resource a read charges: a GSI's, or the table's for the table and its LSIs (a
+    reach-back read of an LSI is the table's too), so a read's units are its ``Consumed.read_units``."""
+    return state.resources[index.name if index is not None and index.kind == "GSI" else None]
 
 
 def table_draws(state, consumed, h: int, pk, sort) -> list:
@@ -67,27 +62,39 @@ def _sort(entry: tuple):
 
 
 class ScanTally:
-    """Bytes a Scan page read in each partition of ``store`` (a page charges each partition for its share)."""
+    """Bytes a Scan page read in each partition of ``store`` (the page charges each its share).
 
-    __slots__ = ("store", "bytes")
+    ``read_page`` tells it, one comparison per entry, where the entries cross
+    from one partition into the next (``cut``: the current partition's end).
+    """
 
-    def __init__(self, store):
+    __slots__ = ("store", "partition", "cut", "start", "bytes")
+
+    def __init__(self, store, h: int):
         self.store = store
-        self.bytes: dict = {}  # partition -> bytes read there
+        self.partition = store.partition_for(h)
+        self.cut = self.partition.hi
+        self.start = 0          # bytes evaluated when the current partition began
+        self.bytes: list = []   # (partition, bytes read there)
 
-    def wrap(self, entries):
-        partition_for, counts = self.store.partition_for, self.bytes
-        for record in entries:
-            partition = partition_for(record.key[0])
-            counts[partition] = counts.get(partition, 0) + record.size
-            yield record
+    def cross(self, h: int, evaluated: int) -> int:
+        """The entries reached hash ``h`` after ``evaluated`` bytes; the new partition's end."""
+        self.close(evaluated)
+        self.partition = self.store.partition_for(h)
+        self.cut = self.partition.hi
+        return self.cut
+
+    def close(self, evaluated: int) -> None:
+        if evaluated > self.start:
+            self.bytes.append((self.partition, evaluated - self.start))
+        self.start = evaluated
 
     def draws(self, draw: Draw, units: float) -> list:
         """``units`` split over the partitions read, in proportion to their bytes (all to ``draw``'s
         partition when nothing was read)."""
-        total = sum(self.bytes.values())
+        total = sum(size for _, size in self.bytes)
         if not total:
             draw.units = units
             return [draw]
         return [Draw(draw.resource, READ, partition.lo, units * size / total, draw.pk, draw.sk)
-                for partition, size in self.bytes.items()]
+                for partition, size in self.bytes]

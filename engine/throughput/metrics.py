@@ -78,7 +78,12 @@ class KeyCounts:
     def add(self, by: int, pk, sk, amount: float) -> None:
         """Count ``amount`` for partition key ``pk`` (and the item ``(pk, sk)`` unless sk is None)."""
         pair = self.counts[by]
-        _count(pair[0], pk, amount)
+        counts = pair[0]
+        value = counts.get(pk)
+        if value is None:
+            _count(counts, pk, amount)
+        else:
+            counts[pk] = value + amount
         if sk is not None:
             _count(pair[1], (pk, sk), amount)
 

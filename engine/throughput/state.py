@@ -124,7 +124,6 @@ class Resource:
         self.sides = (Side(prefix + "Read", CEILINGS[READ]), Side(prefix + "Write", CEILINGS[WRITE]))
         self.settings: Settings | None = None
         self.quota = (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE)
-        self.meters: dict = {}  # Partition -> Meter
         self.classic_count = 0  # partitions the classic buckets' shares were cut for
         self.second = None      # the open second
         self.events: dict = {}  # reason -> throttle events in the open second
@@ -170,7 +169,7 @@ class Resource:
             maximum = settings.max_on_demand[direction]
             side.maximum = None if maximum is None or maximum < 0 else float(maximum)
             side.set_limit(self.quota[direction])
-        for meter in self.meters.values():
+        for meter in self.meters():
             for gauge in meter.gauges:
                 gauge.bucket = None
 
@@ -198,22 +197,22 @@ class Resource:
     def meter(self, h: int) -> tuple:
         """(partition, meter) of the partition holding hash ``h``."""
         partition = self.store.partition_for(h)
-        meter = self.meters.get(partition)
+        meter = partition.meter
         if meter is None or meter.hi != partition.hi:  # new, or it split since
             meter = self._new_meter(partition)
         return partition, meter
 
+    def meters(self) -> list:
+        """The meters of the partitions drawn on so far."""
+        return [partition.meter for partition in self.store.partitions if partition.meter is not None]
+
     def _new_meter(self, partition) -> Meter:
-        partitions = self.store.partitions
-        if len(self.meters) > len(partitions):  # forget partitions that are gone
-            kept = set(map(id, partitions))
-            self.meters = {p: m for p, m in self.meters.items() if id(p) in kept}
         buckets = (None, None)
         if not self.adaptive and not self.settings.on_demand:
             self._rerate_partitions(self.second or 0.0)
-            buckets = tuple(Bucket(rate / len(partitions), self._bucket_time())
-                            for rate in self.settings.provisioned)
-        meter = self.meters[partition] = Meter(partition.lo, partition.hi, buckets)
+            count = len(self.store.partitions)
+            buckets = tuple(Bucket(rate / count, self._bucket_time()) for rate in self.settings.provisioned)
+        meter = partition.meter = Meter(partition.lo, partition.hi, buckets)
         return meter
 
     def _bucket_time(self) -> float:
@@ -226,7 +225,7 @@ class Resource:
         if count == self.classic_count and not force:
             return
         self.classic_count = count
-        for meter in self.meters.values():
+        for meter in self.meters():
             for gauge, rate in zip(meter.gauges, self.settings.provisioned):
                 if gauge.bucket is None:
                     gauge.bucket = Bucket(rate / count, now)
@@ -337,6 +336,7 @@ class TableState:
         self.table = table  # the engine's Table this state counts for
         self.spec = None    # the TableSpec the resources were configured from
         self.resources: dict = {}  # None (the table) or a GSI name -> Resource
+        self.table_resource = None  # resources[None], read on every request
 
     def resource(self, index: str | None = None) -> Resource:
         """The table's resource, or a GSI's (an LSI's reads and writes are the table's)."""
