@@ -17,6 +17,7 @@ already engine values (the boto3-shaped client and wire server use it).
 
 from __future__ import annotations
 
+import logging
 import re
 
 from .engine import Engine
@@ -24,6 +25,11 @@ from .errors import *  # noqa: F401,F403 - DynamoDB's exceptions are part of the
 from .requests import OPERATIONS
 from .requests.convert import convert
 from .types import from_python
+
+
+# why: a library logs to no one unless its user says so (throughput warnings reach
+# Result.warnings, the shell's status line, and the server's log on its own terms).
+logging.getLogger("partiql").addHandler(logging.NullHandler())
 
 
 def _snake(operation: str) -> str:

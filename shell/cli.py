@@ -11,6 +11,7 @@ import argparse
 import sys
 
 import partiql
+from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
 from . import batch, maintenance, transfer
 from .config import FORMATS, SCAN_POLICIES, ConfigError, load
@@ -47,6 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bail", action="store_true", help="stop at the first statement that fails")
     parser.add_argument("--scan", choices=SCAN_POLICIES,
                         help="what a full table Scan does: allow (default), warn or deny")
+    parser.add_argument("--throughput", choices=THROUGHPUT_MODES, default="report",
+                        help="partition throughput: report (default: warn of what DynamoDB would throttle), "
+                             "enforce (throttle as DynamoDB does) or off")
+    parser.add_argument("--classic-partitions", action="store_true",
+                        help="split provisioned throughput evenly over partitions (no adaptive capacity)")
     parser.add_argument("--config", metavar="FILE",
                         help="settings file (default: $XDG_CONFIG_HOME/partiql/config)")
     parser.add_argument("--version", action="version", version=f"{PROGRAM} {partiql.__version__}")
@@ -76,7 +82,8 @@ def main(argv: list | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = _settings(args)
-        db = partiql.connect(args.database)
+        db = partiql.connect(args.database, throughput=args.throughput,
+                             adaptive_capacity=not args.classic_partitions)
     except (ConfigError, OSError) as error:  # OSError: StorageError and DatabaseLocked too
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return 1

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from partiql.engine.errors import DynamoDBError
+from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
 from .diagnostics import ShellError
@@ -148,6 +149,18 @@ def _scan(session, argument: str) -> None:
         _setting(session, "scan", argument)
     else:  # unset in the config means the database's own policy
         session.notice(f"scan: {session.db.scan_policy}")
+
+
+@command(".throughput", "[MODE]", "show or set partition throughput: report (warn of what DynamoDB would "
+         "throttle), enforce (throttle as DynamoDB does) or off", argument=THROUGHPUT_MODES)
+def _throughput(session, argument: str) -> None:
+    model = session.db.engine.throughput
+    if argument:
+        if argument not in THROUGHPUT_MODES:
+            raise ShellError(f"throughput must be one of {', '.join(THROUGHPUT_MODES)}, not {argument!r}")
+        model.mode = argument
+    split = "adaptive capacity" if model.adaptive else "classic partitions"
+    session.notice(f"throughput: {model.mode} ({split})")
 
 
 @command(".read", "FILE", "run the statements and meta-commands in FILE", argument="file")

@@ -1,4 +1,5 @@
-"""``partiql serve [DATABASE] [--host 127.0.0.1] [--port 8000] [--credentials ID:SECRET] [--ttl-interval S]``.
+"""``partiql serve [DATABASE] [--host 127.0.0.1] [--port 8000] [--credentials ID:SECRET] [--ttl-interval S]
+[--throughput off|report|enforce] [--classic-partitions]``.
 
 Prints one line with the address (``http://HOST:PORT``, the port the OS
 chose for ``--port 0``) and the database served, then serves until SIGINT
@@ -32,6 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="verify SigV4 signatures made with this access key (default: accept any)")
     parser.add_argument("--ttl-interval", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
                         help=f"seconds between Time to Live sweeps (default: {DEFAULT_INTERVAL:g})")
+    parser.add_argument("--throughput", choices=("off", "report", "enforce"), default="report",
+                        help="partition throughput: report (default) serves what DynamoDB would throttle and logs "
+                             "a warning; enforce answers DynamoDB's throttling errors; off counts nothing")
+    parser.add_argument("--classic-partitions", action="store_true",
+                        help="split provisioned throughput evenly over partitions, without adaptive capacity")
     return parser
 
 
@@ -52,7 +58,8 @@ def main(argv: list, stdout=None, stderr=None) -> int:
     if args.ttl_interval <= 0:
         parser.error("--ttl-interval takes a positive number of seconds")
     try:
-        db = partiql.connect(args.database)
+        db = partiql.connect(args.database, throughput=args.throughput,
+                             adaptive_capacity=not args.classic_partitions)
     except OSError as error:  # StorageError and DatabaseLocked too
         print(f"partiql: {error}", file=stderr)
         return 1
@@ -64,8 +71,20 @@ def main(argv: list, stdout=None, stderr=None) -> int:
         return 1
     if server.open_bind:
         print(server.OPEN_BIND_WARNING.format(host=args.host), file=stderr)
+    _log_throttles(stderr)
     served = f"database {args.database}" if args.database else "an in-memory database (lost on exit)"
     server.run(ready=lambda: print(f"partiql serve: listening on {server.url}, serving {served}",
                                    file=stdout, flush=True))
     print("partiql serve: stopped, database closed", file=stderr, flush=True)
     return 0
+
+
+def _log_throttles(stream) -> None:
+    """Report mode's throttle warnings as server log lines (spec throughput.md §1)."""
+    import logging
+
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("partiql serve: warning: %(message)s"))
+    logger = logging.getLogger("partiql.engine.throughput")
+    logger.addHandler(handler)
+    logger.setLevel(logging.WARNING)

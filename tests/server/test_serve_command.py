@@ -99,3 +99,24 @@ def test_sigterm_under_load_loses_no_acknowledged_write(tmp_path):
                 stored.setdefault(item["pk"], set()).add(int(item["sk"]))
         for number, sequences in enumerate(acknowledged):
             assert set(sequences) <= stored.get(f"c{number}", set())
+
+
+@pytest.mark.parametrize("mode, status, logged", [("report", 200, True), ("enforce", 400, False)])
+def test_throughput_modes_over_the_wire(mode, status, logged):
+    process, url, _ = start("--throughput", mode)
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", int(url.rpartition(":")[2]), timeout=30)
+        post(connection, "CreateTable", {
+            "TableName": "Thin", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}})
+        answers = [post(connection, "PutItem", {"TableName": "Thin", "Item": {"pk": {"S": f"k{i}"}}})
+                   for i in range(400)]  # well past the 300-unit burst, refilled at 1 unit a second
+        connection.close()
+    finally:
+        code, err = stop(process)
+    assert code == 0
+    assert answers[-1][0] == status
+    if status == 400:
+        assert answers[-1][1]["__type"].endswith("#ProvisionedThroughputExceededException")
+    assert ("partiql serve: warning: TableWriteProvisionedThroughputExceeded on Thin" in err) == logged

@@ -124,3 +124,20 @@ def test_scripts_never_import_prompt_toolkit_or_pygments(tmp_path, args, stdin):
     done = subprocess.run([sys.executable, "-c", PROBE, *args], input=stdin, capture_output=True, text=True,
                           timeout=30)
     assert done.stderr.splitlines()[-1] == "[]"
+
+
+THIN = "CREATE TABLE Thin (pk S) PRIMARY KEY (pk HASH) BILLING MODE PROVISIONED (1 RCU, 1 WCU);"
+
+
+def test_throughput_enforce_throttles_and_report_warns(tmp_path):
+    script = tmp_path / "burst.sql"
+    script.write_text(THIN + "".join(f"INSERT INTO Thin VALUE {{'pk': 'k{i}'}};\n" for i in range(302)))
+    enforced = partiql("--throughput", "enforce", "-f", str(script))
+    assert enforced.returncode == 1
+    assert "ProvisionedThroughputExceededException: The level of configured provisioned throughput" \
+        in enforced.stderr
+    reported = partiql("-f", str(script))
+    assert reported.returncode == 0
+    assert "warning: TableWriteProvisionedThroughputExceeded on Thin partition 1/1" in reported.stderr
+    off = partiql("--throughput", "off", "--classic-partitions", "-f", str(script))
+    assert off.returncode == 0 and "warning" not in off.stderr

@@ -121,3 +121,22 @@ def test_backup_of_an_in_memory_session_says_why_not(make_session, music, tmp_pa
     assert session.run_script(f".backup {tmp_path / 'copy.db'}") is False
     assert "an in-memory database has no file to back up" in streams.err.getvalue()
     assert not (tmp_path / "copy.db").exists()
+
+
+@pytest.mark.parametrize("line, shown, mode", [
+    (".throughput", "throughput: report (adaptive capacity)", "report"),
+    (".throughput enforce", "throughput: enforce (adaptive capacity)", "enforce"),
+    (".throughput off", "throughput: off (adaptive capacity)", "off"),
+])
+def test_throughput_shows_and_switches_the_mode(make_session, music, line, shown, mode):
+    session, streams = make_session(music)
+    assert session.run_script(line)
+    assert streams.err.getvalue() == shown + "\n"
+    assert music.engine.throughput.mode == mode
+
+
+def test_a_bad_throughput_mode_is_refused(make_session, music):
+    session, streams = make_session(music)
+    assert session.run_script(".throughput on") is False
+    assert "throughput must be one of off, report, enforce, not 'on'" in streams.err.getvalue()
+    assert music.engine.throughput.mode == "report"
