@@ -18,6 +18,7 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
+from . import heat
 from .diagnostics import ShellError
 from .explain import render_description
 
@@ -161,6 +162,20 @@ def _throughput(session, argument: str) -> None:
         model.mode = argument
     split = "adaptive capacity" if model.adaptive else "classic partitions"
     session.notice(f"throughput: {model.mode} ({split})")
+
+
+@command(".heat", "TABLE [INDEX]", "a table's (or GSI's) partitions over the last seconds: load against their "
+         "ceilings, throttles, top keys, advice", argument="table")
+def _heat(session, argument: str) -> None:
+    words = argument.replace('"', " ").split()
+    if not 1 <= len(words) <= 2:
+        raise ShellError(".heat needs a TABLE (and optionally one of its global secondary indexes)")
+    try:
+        found = session.db.engine.throughput.metrics(words[0], words[1] if len(words) == 2 else None,
+                                                     last=heat.DEFAULT_SECONDS)
+    except ValueError as error:
+        raise ShellError(str(error)) from None
+    session.show(heat.render(found))
 
 
 @command(".read", "FILE", "run the statements and meta-commands in FILE", argument="file")

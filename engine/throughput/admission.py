@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..errors import ProvisionedThroughputExceededException, RequestLimitExceeded, ThrottlingException
 from .figures import DEFAULT_MODE, EPSILON, MODES, WARNINGS_KEPT
+from . import report
 from .metrics import READ, WRITE
 from .state import ACCOUNT, KEY_RANGE, MAX_ON_DEMAND, PROVISIONED, Resource, Settings, TableState
 
@@ -253,6 +254,14 @@ class Throughput:
             return refusal
         self._warn(refusal.warning())
         return None
+
+    # ----------------------------------------------------------------- metrics
+    def metrics(self, table: str, index: str | None = None, last: int = 60) -> report.Metrics:
+        """The last ``last`` seconds of table ``table`` or of its GSI ``index`` (spec §6): per second
+        consumed units, throttled requests and throttle events by reason, per partition its hash
+        range, items and units, and the top keys by consumed units and by throttle events."""
+        with self.engine.lock:
+            return report.metrics(self, self.engine.table(table), index, last)
 
     # ---------------------------------------------------------------- warnings
     def _warn(self, text: str) -> None:

@@ -99,6 +99,14 @@ class KeyCounts:
                 totals[key] = totals.get(key, 0) + value
         return _best(totals, n)
 
+    def total(self, by: int, since_minute: float) -> float:
+        """Everything counted of ``by`` for partition keys over the minutes from ``since_minute`` on
+        (a closed minute keeps its best keys only: a lower bound past them)."""
+        total = sum(value for minute, counts in self.closed if minute >= since_minute for _, value in counts[by][0])
+        if self.minute is not None and self.minute >= since_minute:
+            total += sum(self.counts[by][0].values())
+        return total
+
     def size(self) -> int:
         """Entries held (open minute and closed ones): what bounds its memory."""
         return (sum(len(c) for pair in self.counts for c in pair)
