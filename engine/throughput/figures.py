@@ -33,13 +33,10 @@ PEAK_LAG_SECONDS = 1800    # (model) ... that raises the peak 30 minutes after i
 ISOLATION_SHARE = 0.5
 ISOLATION_SECONDS = 300
 
-# The account's quotas (§4; item-api §5.19, DescribeLimits). The per-table pair
-# is enforced on on-demand tables (RequestLimitExceeded); the engine's Limits
-# carries them so an engine may run with others.
-ACCOUNT_TABLE_MAX_READ = 40_000
-ACCOUNT_TABLE_MAX_WRITE = 40_000
-ACCOUNT_MAX_READ = 80_000
-ACCOUNT_MAX_WRITE = 80_000
+# The account's per-table quota (§4): on-demand tables above it fail with
+# RequestLimitExceeded. DescribeLimits shows the same figures (limits.py).
+ACCOUNT_TABLE_MAX_READ = limits.TABLE_MAX_CAPACITY_UNITS
+ACCOUNT_TABLE_MAX_WRITE = limits.TABLE_MAX_CAPACITY_UNITS
 
 # What is counted (§6, model): per second for the last hour; top keys per minute.
 METRICS_SECONDS = 3600
