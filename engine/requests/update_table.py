@@ -152,8 +152,9 @@ class _Update:
         key = self.spec.key
         used = set(key.names).union(*(index.key.names for index in self.indexes))
         types = {name: kind for name, kind in self.types.items() if name in used}
-        spec = TableSpec(self.spec.name, key, types, self.throughput, tuple(self.indexes),
-                         self.stream, self.deletion_protection)
+        # replace, not a new TableSpec: what UpdateTable does not touch (tags, TTL) stays
+        spec = replace(self.spec, attribute_types=types, throughput=self.throughput, indexes=tuple(self.indexes),
+                       stream_view_type=self.stream, deletion_protection=self.deletion_protection)
         return spec, tuple(self.changes)
 
 

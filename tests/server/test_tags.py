@@ -98,3 +98,17 @@ def test_describe_continuous_backups(engine):
     with pytest.raises(DynamoDBError) as error:
         engine.describe_continuous_backups(TableName="Nope")
     assert (error.value.code, error.value.message) == ("TableNotFoundException", "Table not found: Nope")
+
+
+@pytest.mark.parametrize("update", [
+    {"DeletionProtectionEnabled": True},
+    {"BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}},
+    {"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}},
+])
+def test_update_table_keeps_tags_and_time_to_live(engine, update):
+    engine.tag_resource(ResourceArn=ARN, Tags=TAG)
+    engine.update_time_to_live(TableName="Tab", TimeToLiveSpecification={"Enabled": True, "AttributeName": "exp"})
+    engine.update_table(TableName="Tab", **update)
+    assert engine.list_tags_of_resource(ResourceArn=ARN)["Tags"] == TAG
+    assert engine.describe_time_to_live(TableName="Tab")["TimeToLiveDescription"] == {
+        "TimeToLiveStatus": "ENABLED", "AttributeName": "exp"}
