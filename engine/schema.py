@@ -46,6 +46,28 @@ class Throughput:
 
 
 @dataclass(frozen=True, slots=True)
+class OnDemandThroughput:
+    """OnDemandThroughput: the most request units a second an on-demand table serves (-1: no cap)."""
+
+    max_read: int = -1
+    max_write: int = -1
+
+    def to_api(self) -> dict:
+        return {"MaxReadRequestUnits": self.max_read, "MaxWriteRequestUnits": self.max_write}
+
+
+@dataclass(frozen=True, slots=True)
+class WarmThroughput:
+    """WarmThroughput: the read and write units a second the table is ready to serve at once."""
+
+    read: int
+    write: int
+
+    def to_api(self) -> dict:
+        return {"ReadUnitsPerSecond": self.read, "WriteUnitsPerSecond": self.write, "Status": "ACTIVE"}
+
+
+@dataclass(frozen=True, slots=True)
 class Projection:
     """KEYS_ONLY, INCLUDE (with non-key attributes) or ALL."""
 
@@ -94,6 +116,8 @@ class TableSpec:
     deletion_protection: bool = False
     ttl_attribute: str | None = None  # UpdateTimeToLive's AttributeName while TTL is enabled
     tags: tuple[tuple[str, str], ...] = ()  # (key, value) in the order they were first set
+    on_demand: OnDemandThroughput | None = None  # on-demand tables' maximum throughput, when set
+    warm: WarmThroughput | None = None  # WarmThroughput, when set (throughput.md §2, §4)
 
     @property
     def billing_mode(self) -> str:
@@ -117,6 +141,8 @@ class TableSpec:
         """ceil(max(RCU/3000 + WCU/1000, size/10 GB)), at least 1 (data-modeling.md)."""
         read, write = ((limits.ON_DEMAND_INITIAL_RCU, limits.ON_DEMAND_INITIAL_WCU)
                        if self.throughput is None else (self.throughput.read, self.throughput.write))
+        if self.warm is not None:  # sized as if provisioned at its warm throughput (throughput.md §2)
+            read, write = max(read, self.warm.read), max(write, self.warm.write)
         by_capacity = read / limits.PARTITION_RCU + write / limits.PARTITION_WCU
         by_size = size_bytes / limits.PARTITION_BYTES
         needed = max(by_capacity, by_size)

@@ -85,6 +85,12 @@ PROVISIONED_THROUGHPUT = structure({
     "WriteCapacityUnits": long(required=True, min=1),
     "ReadCapacityUnits": long(required=True, min=1),
 }, name="ProvisionedThroughput")
+ON_DEMAND_THROUGHPUT = structure({
+    "MaxReadRequestUnits": long(), "MaxWriteRequestUnits": long(),
+}, name="OnDemandThroughput")
+WARM_THROUGHPUT = structure({
+    "ReadUnitsPerSecond": long(min=1), "WriteUnitsPerSecond": long(min=1),
+}, name="WarmThroughput")
 PROJECTION = structure({
     "ProjectionType": string(enum=PROJECTION_TYPE),  # absent → custom "Unknown ProjectionType: null"
     "NonKeyAttributes": list_of(string(min_len=1, max_len=255), min_len=1, max_len=20),
@@ -128,6 +134,8 @@ CREATE_TABLE = structure({
     "Tags": list_of(TAG, max_len=50),
     "TableClass": string(enum=TABLE_CLASS),
     "DeletionProtectionEnabled": boolean(),
+    "OnDemandThroughput": ON_DEMAND_THROUGHPUT,
+    "WarmThroughput": WARM_THROUGHPUT,
 }, name="CreateTableInput")
 
 GLOBAL_SECONDARY_INDEX_UPDATE = structure({
@@ -153,6 +161,8 @@ UPDATE_TABLE = structure({
     "SSESpecification": SSE_SPECIFICATION,
     "TableClass": string(enum=TABLE_CLASS),
     "DeletionProtectionEnabled": boolean(),
+    "OnDemandThroughput": ON_DEMAND_THROUGHPUT,
+    "WarmThroughput": WARM_THROUGHPUT,
 }, name="UpdateTableInput")
 
 TABLE_NAME_ONLY = structure({"TableName": _CONTROL_TABLE_NAME}, name="DescribeTableInput")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import limits
-from ..schema import IndexSpec, KeySchema, Projection, TableSpec, Throughput
+from ..schema import IndexSpec, KeySchema, OnDemandThroughput, Projection, TableSpec, Throughput, WarmThroughput
 from .control import (BOTH_CAPACITIES, CREATE_TABLE, INVALID, NEITHER_CAPACITY, ON_DEMAND, PROVISIONED,
                       STREAM_VIEW_TYPE_MISSING, STREAM_VIEW_TYPE_UNWANTED, control_request, defined_names,
                       first_problem, key_names, raise_first)
@@ -270,11 +270,47 @@ def _create_stream(ctx):
 
 
 # DynamoDB's order after the envelope (§5.1; dynalite's validations/createTable.js).
+def on_demand_problem(request: dict) -> str | None:
+    """OnDemandThroughput's maxima are -1 (no cap) or at least one unit a second.
+
+    R: DynamoDB documents the values, not the message; this one names the member.
+    """
+    member = request.get("OnDemandThroughput") or {}
+    for name in ("MaxReadRequestUnits", "MaxWriteRequestUnits"):
+        value = member.get(name)
+        if value is not None and value != -1 and value < 1:
+            return INVALID + f"OnDemandThroughput {name} must be -1 (no maximum) or a positive number: {value}"
+    return None
+
+
+def _create_on_demand(ctx):
+    return on_demand_problem(ctx.request)
+
+
+def on_demand_spec(member: dict | None, current: OnDemandThroughput | None = None) -> OnDemandThroughput | None:
+    """The OnDemandThroughput a request member sets (an absent maximum keeps ``current``'s)."""
+    if member is None:
+        return current
+    base = current or OnDemandThroughput()
+    return OnDemandThroughput(member.get("MaxReadRequestUnits", base.max_read),
+                              member.get("MaxWriteRequestUnits", base.max_write))
+
+
+def warm_spec(member: dict | None, current: WarmThroughput | None = None) -> WarmThroughput | None:
+    """The WarmThroughput a request member sets (warm throughput only ever rises: model)."""
+    if member is None:
+        return current
+    read, write = member.get("ReadUnitsPerSecond", 0), member.get("WriteUnitsPerSecond", 0)
+    if current is not None:
+        read, write = max(read, current.read), max(write, current.write)
+    return WarmThroughput(read, write)
+
+
 CREATE_TABLE_CHECKS = (
     _create_billing, _create_throughput_bounds, _create_duplicate_definitions,
     _create_key_count, _create_key_form, _create_keys_defined,
     _create_lsis, _create_gsis,
-    _create_definitions_used, _create_projected_count, _create_stream,
+    _create_definitions_used, _create_projected_count, _create_stream, _create_on_demand,
 )
 
 
@@ -327,7 +363,8 @@ def create_table_spec(request: dict) -> TableSpec:
         throughput=throughput_spec(checked.get("ProvisionedThroughput")) if mode == PROVISIONED else None,
         indexes=indexes, stream_view_type=_stream_view_type(checked),
         deletion_protection=checked.get("DeletionProtectionEnabled", False),
-        tags=tuple({tag["Key"]: tag["Value"] for tag in checked.get("Tags", ())}.items()))
+        tags=tuple({tag["Key"]: tag["Value"] for tag in checked.get("Tags", ())}.items()),
+        on_demand=on_demand_spec(checked.get("OnDemandThroughput")), warm=warm_spec(checked.get("WarmThroughput")))
 
 
 # ============================================================ UpdateTable (§5.6)

@@ -118,6 +118,10 @@ def table_description(spec: TableSpec, *, status: str, created_at: float, item_c
         out["LatestStreamLabel"] = label
         out["LatestStreamArn"] = f"{arn}/stream/{label}"
     out["DeletionProtectionEnabled"] = spec.deletion_protection
+    if spec.on_demand is not None:
+        out["OnDemandThroughput"] = spec.on_demand.to_api()
+    if spec.warm is not None:
+        out["WarmThroughput"] = spec.warm.to_api()
     if partitions is not None:
         out["Partitions"] = list(partitions)
     return out

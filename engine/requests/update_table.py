@@ -12,6 +12,7 @@ from .control import (GSI_LIMIT, GSI_UPDATE_AMBIGUOUS, INVALID, NEITHER_CAPACITY
                       THROUGHPUT_FOR_PROVISIONED, UPDATE_TABLE, control_request, defined_names, key_names,
                       raise_first)
 from .create_table import (duplicate_definitions_problem, gsi_throughput_problem, index_spec, key_schema_problem,
+                           on_demand_problem, on_demand_spec, warm_spec,
                            projected_count, projected_count_problem, projection_problem,
                            stream_specification_problem, throughput_bounds_problem, throughput_spec,
                            undefined_keys_problem)
@@ -29,7 +30,8 @@ def _unchanged_throughput(current: Throughput, requested: Throughput) -> str:
 _GSI_ACTIONS = ("Update", "Create", "Delete")
 # Members whose presence makes an UpdateTable do something.
 _UPDATING_MEMBERS = ("ProvisionedThroughput", "BillingMode", "StreamSpecification",
-                     "SSESpecification", "TableClass", "DeletionProtectionEnabled")
+                     "SSESpecification", "TableClass", "DeletionProtectionEnabled", "OnDemandThroughput",
+                     "WarmThroughput")
 
 
 def _update_something(request):
@@ -97,7 +99,7 @@ def _update_online_index_limit(request):
 
 UPDATE_TABLE_CHECKS = (
     _update_something, _update_billing, _update_throughput_bounds, duplicate_definitions_problem,
-    _update_gsi_entries, _update_online_index_limit, stream_specification_problem,
+    _update_gsi_entries, _update_online_index_limit, stream_specification_problem, on_demand_problem,
 )
 
 
@@ -154,7 +156,9 @@ class _Update:
         types = {name: kind for name, kind in self.types.items() if name in used}
         # replace, not a new TableSpec: what UpdateTable does not touch (tags, TTL) stays
         spec = replace(self.spec, attribute_types=types, throughput=self.throughput, indexes=tuple(self.indexes),
-                       stream_view_type=self.stream, deletion_protection=self.deletion_protection)
+                       stream_view_type=self.stream, deletion_protection=self.deletion_protection,
+                       on_demand=on_demand_spec(self.request.get("OnDemandThroughput"), self.spec.on_demand),
+                       warm=warm_spec(self.request.get("WarmThroughput"), self.spec.warm))
         return spec, tuple(self.changes)
 
 

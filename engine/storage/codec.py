@@ -26,7 +26,7 @@ import zlib
 from decimal import Decimal
 
 from ..keys import key_bytes
-from ..schema import IndexSpec, KeySchema, Projection, TableSpec, Throughput
+from ..schema import IndexSpec, KeySchema, OnDemandThroughput, Projection, TableSpec, Throughput, WarmThroughput
 from ..wire_values import item_to_wire
 
 # -------------------------------------------------------------- checksums
@@ -101,7 +101,8 @@ def row_hash(key: bytes) -> int:
 
 # ------------------------------------------------------------ table specs
 
-_SPEC_CLASSES = {cls.__name__: cls for cls in (TableSpec, IndexSpec, KeySchema, Projection, Throughput)}
+_SPEC_CLASSES = {cls.__name__: cls for cls in (TableSpec, IndexSpec, KeySchema, Projection, Throughput,
+                                                OnDemandThroughput, WarmThroughput)}
 # why "": the class tag must not collide with an attribute name in a dict such as
 # ``attribute_types``, and DynamoDB attribute names are never empty.
 _TAG = ""

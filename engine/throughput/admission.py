@@ -157,7 +157,7 @@ class Throughput:
                 arn = state.arn if name is None else f"{state.arn}/index/{name}"
                 resource = state.resources[name] = Resource(table.name, name, arn, store, adaptive=self.adaptive)
             provisioned = None if throughput is None else (throughput.read, throughput.write)
-            resource.configure(Settings(provisioned=provisioned), now)
+            resource.configure(_settings(spec, provisioned, table_level=name is None), now)
         state.spec = spec
         state.table_resource = state.resources[None]
 
@@ -341,6 +341,16 @@ def _charge(draw: Draw, meter, now: float) -> None:
         gauge.bucket.level -= units
     if draw.pk is not None:  # a Scan page reads no one key
         draw.resource.keys.add(0, draw.pk, draw.sk, units)
+
+
+def _settings(spec, provisioned: tuple | None, table_level: bool) -> Settings:
+    """A resource's settings: its throughput, and the table's OnDemandThroughput and WarmThroughput
+    (the table's own; its GSIs take no maximum or warm figure of the table's)."""
+    if not table_level:
+        return Settings(provisioned=provisioned)
+    caps = (None, None) if spec.on_demand is None else (spec.on_demand.max_read, spec.on_demand.max_write)
+    warm = None if spec.warm is None else (spec.warm.read, spec.warm.write)
+    return Settings(provisioned=provisioned, max_on_demand=caps, warm=warm)
 
 
 def _position(resource: Resource, partition) -> tuple:
