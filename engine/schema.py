@@ -118,6 +118,8 @@ class TableSpec:
     tags: tuple[tuple[str, str], ...] = ()  # (key, value) in the order they were first set
     on_demand: OnDemandThroughput | None = None  # on-demand tables' maximum throughput, when set
     warm: WarmThroughput | None = None  # WarmThroughput, when set (throughput.md §2, §4)
+    # Contributor Insights enabled on the table ("") or an index: (name, mode, epoch seconds set)
+    insights: tuple[tuple[str, str, float], ...] = ()
 
     @property
     def billing_mode(self) -> str:

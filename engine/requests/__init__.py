@@ -23,6 +23,8 @@ ROUTES = {
     "UpdateTimeToLive": "ttl", "DescribeTimeToLive": "ttl",
     "TagResource": "tags", "UntagResource": "tags", "ListTagsOfResource": "tags",
     "DescribeLimits": "account", "DescribeContinuousBackups": "account",
+    "UpdateContributorInsights": "insights", "DescribeContributorInsights": "insights",
+    "ListContributorInsights": "insights",
 }
 
 
