@@ -80,7 +80,7 @@ def test_errors(tables, call, code, message):
 
 def test_a_bad_action_is_an_envelope_violation():
     client = partiql.client(partiql.connect())
-    with pytest.raises(ClientError) as caught:
+    with pytest.raises(client.exceptions.ClientError) as caught:
         client.update_contributor_insights(TableName="Insight", ContributorInsightsAction="ON")
     assert caught.value.response["Error"]["Message"] == (
         "1 validation error detected: Value 'ON' at 'contributorInsightsAction' failed to satisfy constraint: "
