@@ -93,7 +93,7 @@ class Engine(Transactions):
             located = table.locate(*key)
             record, consumed = self._get(table, located, consistent, transactional)
             if self.throughput.on:
-                self._take_read(table, None, located, consumed)
+                self.throughput.take_key(table, None, READ, located, consumed.read_units, True)
             return record, consumed
 
     @staticmethod
@@ -105,25 +105,13 @@ class Engine(Transactions):
         return record, consumed
 
     # ------------------------------------------------------------- admission
-    def _take_read(self, table: Table, index, located: tuple, consumed: Consumed) -> None:
-        """Admit a read that ran (nothing changed the buckets since: the lock) and charge it."""
-        state = table.throughput
-        if state is None or state.spec is not table.spec:
-            state = self.throughput.state(table)
-        h, pk, sort = located
-        self.throughput.take(state.table_resource if index is None else read_resource(state, index), READ, h,
-                             consumed.read_units, pk, sort[0] if sort else None, reading=True)
-
     def _take_write(self, table: Table, mutation: Mutation) -> None:
         """Admit and charge one prepared write (fast for a table without indexes), or refuse it."""
-        state = table.throughput
-        if state is None or state.spec is not table.spec:
-            state = self.throughput.state(table)
         if mutation.changes:
-            self._admit_write(write_draws(state, mutation))
+            self._admit_write(write_draws(self.throughput.state(table), mutation))
         else:
-            self.throughput.take(state.table_resource, WRITE, mutation.h, mutation.consumed.table.write,
-                                 mutation.pk, mutation.sort[0] if mutation.sort else None)
+            self.throughput.take_key(table, None, WRITE, (mutation.h, mutation.pk, mutation.sort),
+                                     mutation.consumed.table.write)
 
     def _admit_write(self, draws: list) -> None:
         """Admit and charge one write (its table and each GSI it touches), or refuse it."""
@@ -264,7 +252,8 @@ class Engine(Transactions):
             page = table.read_page(index, entries, limit=limit, consistent=consistent,
                                    matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
             if self.throughput.on:
-                self._take_read(table, index, (key_hash(hash_value), hash_value, None), page.consumed)
+                self.throughput.take_key(table, index, READ, (key_hash(hash_value), hash_value, None),
+                                         page.consumed.read_units, True)
             return page
 
     def scan_page(self, table_name: str, index_name: str | None = None, *, start_key: dict | None = None,

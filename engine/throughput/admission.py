@@ -162,16 +162,29 @@ class Throughput:
         state.table_resource = state.resources[None]
 
     # -------------------------------------------------------------- decisions
+    def take_key(self, table, index, direction: int, located: tuple, units: float, reading: bool = False) -> bool:
+        """``take`` for a request on one key of ``table`` (``index``: the IndexSpec read, or None);
+        ``located`` is the key's (hash, partition key, sort tuple or None)."""
+        state = table.throughput
+        if state is None or state.spec is not table.spec:
+            state = self.state(table)
+        resource = (state.table_resource if index is None or index.kind != "GSI"
+                    else state.resources[index.name])
+        h, pk, sort = located
+        return self.take(resource, direction, h, units, pk, sort[0] if sort else None, reading)
+
     def take(self, resource: Resource, direction: int, h: int, units: float, pk=None, sk=None,
              reading: bool = False) -> bool:
         """One draw, the common case: True when admitted and charged; a refusal raises
         (``enforce``) or warns and returns False (``report``). A read passes what it
         consumed: nothing changed the buckets since it was admitted (the engine lock)."""
         now = self.clock()
-        second = math.floor(now)
-        if resource.second != second:
-            resource.roll(second)
-        partition, meter = _meter(resource, h, second)
+        if now >= resource.next_second:
+            resource.roll(math.floor(now))
+        partition = resource.store.partition_for(h)
+        meter = partition.meter
+        if meter is None or meter.hi != partition.hi or meter.second != resource.second:
+            partition, meter = _meter(resource, h, resource.second)
         side = resource.sides[direction]
         gauge = meter.gauges[direction]
         # the checks of _refusal, unrolled for the one-draw case (no bucket: on-demand / classic)
@@ -186,7 +199,12 @@ class Throughput:
             if bucket is not None:
                 bucket.level -= units
             if pk is not None:
-                resource.keys.add(0, pk, sk, units)
+                counts = resource.keys.counts[0][0]
+                value = counts.get(pk)
+                if value is None or sk is not None:
+                    resource.keys.add(0, pk, sk, units)
+                else:
+                    counts[pk] = value + units
             return True
         draw = Draw(resource, direction, h, units, pk, sk)
         refusal = _refusal(draw, partition, meter, units, units, reading, now)

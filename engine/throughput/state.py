@@ -126,6 +126,7 @@ class Resource:
         self.quota = (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE)
         self.classic_count = 0  # partitions the classic buckets' shares were cut for
         self.second = None      # the open second
+        self.next_second = float("-inf")  # when it ends: the request path compares, no floor
         self.events: dict = {}  # reason -> throttle events in the open second
         self.touched: list = []  # meters used in the open second
         self.history = history()
@@ -244,6 +245,7 @@ class Resource:
         if self.second is not None:
             self._close()
         self.second = second
+        self.next_second = second + 1
         self.keys.roll(second // 60)
         grew = False
         for side in self.sides:

@@ -1,0 +1,56 @@
+"""The model under threads started together, and its memory bounds (spec throughput.md §6)."""
+
+from __future__ import annotations
+
+import threading
+
+from partiql.engine.errors import THROTTLES
+from partiql.engine.throughput.figures import METRICS_SECONDS, TOP_KEYS_KEPT, TOP_KEYS_LIMIT, TOP_KEYS_MINUTES
+from partiql.engine.throughput.metrics import KeyCounts
+
+from .workload import create, drive, engine_on, put
+
+
+def test_threads_writing_one_key_at_once_are_served_exactly_the_partition_ceiling():
+    engine, clock = engine_on()
+    create(engine, "Votes")
+    threads, served, refused = 8, [], []
+    start = threading.Barrier(threads)
+
+    def writer(number: int):
+        start.wait()
+        for i in range(250):  # 2,000 writes in one instant of the clock
+            try:
+                engine.write(put("Votes", "CandidateA", n=f"{number}-{i}"))
+                served.append(1)
+            except THROTTLES:
+                refused.append(1)
+
+    workers = [threading.Thread(target=writer, args=(n,)) for n in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert (len(served), len(refused)) == (1000, 1000)
+    metrics = engine.throughput.metrics("Votes", last=1)
+    assert metrics.consumed == [(0.0, 1000.0)] and metrics.throttled == [(0, 1000)]
+
+
+def test_key_counts_stay_bounded_whatever_the_number_of_keys():
+    counts = KeyCounts()
+    for minute in range(TOP_KEYS_MINUTES + 5):
+        counts.roll(minute)
+        for i in range(TOP_KEYS_LIMIT * 3):
+            counts.add(0, f"k{minute}-{i}", f"s{i}", 1.0 + (i % 7))
+    # four open lists (consumed and throttled; keys and items), each trimmed, and the kept best of each
+    assert counts.size() <= 4 * TOP_KEYS_LIMIT + TOP_KEYS_MINUTES * 4 * TOP_KEYS_KEPT
+    assert len(counts.closed) == TOP_KEYS_MINUTES
+
+
+def test_the_history_keeps_the_last_hour():
+    engine, clock = engine_on()
+    create(engine, "Votes", 5000, 5000)
+    drive(engine, clock, 1, METRICS_SECONDS + 100, lambda n: put("Votes", f"k{n}"))
+    resource = engine.throughput.state(engine.table("Votes")).table_resource
+    assert len(resource.history) == METRICS_SECONDS
+    assert resource.history[0].second > resource.history[-1].second - METRICS_SECONDS
