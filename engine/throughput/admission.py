@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import math
+from bisect import bisect_right
 import threading
 from collections import deque
 from contextlib import contextmanager
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from ..errors import ProvisionedThroughputExceededException, RequestLimitExceeded, ThrottlingException
 from .figures import DEFAULT_MODE, EPSILON, MODES, WARNINGS_KEPT
 from . import report
-from .metrics import READ, WRITE
+from .metrics import READ, WRITE, count
 from .state import ACCOUNT, KEY_RANGE, MAX_ON_DEMAND, PROVISIONED, Resource, Settings, TableState
 
 log = logging.getLogger("partiql.engine.throughput")
@@ -164,51 +165,60 @@ class Throughput:
     # -------------------------------------------------------------- decisions
     def take_key(self, table, index, direction: int, located: tuple, units: float, reading: bool = False) -> bool:
         """``take`` for a request on one key of ``table`` (``index``: the IndexSpec read, or None);
-        ``located`` is the key's (hash, partition key, sort tuple or None)."""
+        ``located`` is the key's (hash, partition key, sort tuple or None).
+
+        why one function with the common case inlined: it runs on every request,
+        and each call or lookup saved is a share of a 2 µs GetItem.
+        """
         state = table.throughput
         if state is None or state.spec is not table.spec:
             state = self.state(table)
         resource = (state.table_resource if index is None or index.kind != "GSI"
                     else state.resources[index.name])
         h, pk, sort = located
+        now = self.clock()
+        if now >= resource.next_second:
+            resource.roll(math.floor(now))
+        store = resource.store
+        partition = store.partitions[bisect_right(store._starts, h) - 1]
+        meter = partition.meter
+        side = resource.sides[direction]
+        if meter is not None and meter.hi == partition.hi and meter.second == resource.second:
+            gauge = meter.gauges[direction]
+            bucket = side.bucket
+            if bucket is not None and now > bucket.last:  # Bucket.level_at, inlined
+                level = bucket.level + bucket.rate * (now - bucket.last)
+                bucket.level = level if level < bucket.capacity else bucket.capacity
+                bucket.last = now
+            if gauge.bucket is None and (
+                    (side.used < side.limit and gauge.used < side.ceiling
+                     and (bucket is None or bucket.level > 0)) if reading else
+                    (side.used + units <= side.limit + EPSILON and gauge.used + units <= side.ceiling + EPSILON
+                     and (bucket is None or bucket.level + EPSILON >= units))):
+                side.used += units
+                gauge.used += units
+                if bucket is not None:
+                    bucket.level -= units
+                if pk is not None:
+                    counts = resource.keys.counts[0]
+                    _add(counts[0], pk, units)
+                    if sort:
+                        _add(counts[1], (pk, sort[0]), units)
+                return True
         return self.take(resource, direction, h, units, pk, sort[0] if sort else None, reading)
 
     def take(self, resource: Resource, direction: int, h: int, units: float, pk=None, sk=None,
              reading: bool = False) -> bool:
-        """One draw, the common case: True when admitted and charged; a refusal raises
-        (``enforce``) or warns and returns False (``report``). A read passes what it
-        consumed: nothing changed the buckets since it was admitted (the engine lock)."""
+        """One draw: True when admitted and charged; a refusal raises (``enforce``) or warns and
+        returns False (``report``). A read passes what it consumed: nothing changed the buckets
+        since it was admitted (the engine lock)."""
         now = self.clock()
         if now >= resource.next_second:
             resource.roll(math.floor(now))
-        partition = resource.store.partition_for(h)
-        meter = partition.meter
-        if meter is None or meter.hi != partition.hi or meter.second != resource.second:
-            partition, meter = _meter(resource, h, resource.second)
-        side = resource.sides[direction]
-        gauge = meter.gauges[direction]
-        # the checks of _refusal, unrolled for the one-draw case (no bucket: on-demand / classic)
-        bucket = side.bucket
-        if ((bucket is None or ((bucket.level_at(now) > 0) if reading else
-                                (bucket.level_at(now) + EPSILON >= units)))
-                and gauge.bucket is None
-                and ((side.used < side.limit and gauge.used < side.ceiling) if reading else
-                     (side.used + units <= side.limit + EPSILON and gauge.used + units <= side.ceiling + EPSILON))):
-            side.used += units
-            gauge.used += units
-            if bucket is not None:
-                bucket.level -= units
-            if pk is not None:
-                counts = resource.keys.counts[0][0]
-                value = counts.get(pk)
-                if value is None or sk is not None:
-                    resource.keys.add(0, pk, sk, units)
-                else:
-                    counts[pk] = value + units
-            return True
+        partition, meter = _meter(resource, h, resource.second)
         draw = Draw(resource, direction, h, units, pk, sk)
         refusal = _refusal(draw, partition, meter, units, units, reading, now)
-        if refusal is None:  # a classic partition bucket had the units
+        if refusal is None:
             _charge(draw, meter, now)
             return True
         refusal = self._refused(refusal)
@@ -343,6 +353,14 @@ def _refusal(draw: Draw, partition, meter, on_side: float, on_gauge: float, read
         if (used >= limit) if reading else (used + asked > limit + EPSILON):
             return Refusal(draw, kind, _position(resource, partition), used, limit)
     return None
+
+
+def _add(counts: dict, key, units: float) -> None:
+    value = counts.get(key)
+    if value is None:
+        count(counts, key, units)  # a new key: bounded there
+    else:
+        counts[key] = value + units
 
 
 def _charge(draw: Draw, meter, now: float) -> None:

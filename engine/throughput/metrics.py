@@ -81,11 +81,11 @@ class KeyCounts:
         counts = pair[0]
         value = counts.get(pk)
         if value is None:
-            _count(counts, pk, amount)
+            count(counts, pk, amount)
         else:
             counts[pk] = value + amount
         if sk is not None:
-            _count(pair[1], (pk, sk), amount)
+            count(pair[1], (pk, sk), amount)
 
     def top(self, by: int, items: bool, since_minute: float, n: int) -> list[tuple]:
         """The ``n`` keys with most of ``by`` over the minutes from ``since_minute`` on."""
@@ -113,7 +113,8 @@ class KeyCounts:
                 + sum(len(c) for _, counts in self.closed for pair in counts for c in pair))
 
 
-def _count(counts: dict, key, amount: float) -> None:
+def count(counts: dict, key, amount: float) -> None:
+    """Add ``amount`` to ``key`` in one open list, trimming it to its best half when it is full."""
     value = counts.get(key)
     if value is None:
         if len(counts) >= TOP_KEYS_LIMIT:
