@@ -30,6 +30,7 @@ from partiql.engine.requests.convert import convert
 from partiql.engine.requests.wire import carries_values
 from partiql.engine.wire_values import from_wire, to_wire
 
+from . import boto_idioms
 from .wire import OPERATIONS as STATEMENT_OPERATIONS, statement_call
 
 
@@ -86,7 +87,7 @@ class Client:
     def _raise(self, error: DynamoDBError, operation: str):
         body = {"Code": error.code, "Message": error.message}
         response = {"Error": body, "ResponseMetadata": {"HTTPStatusCode": error.http_status},
-                    **convert(error.members(), to_wire)}
+                    **convert(error.members(), _to_boto)}
         cls = getattr(self.exceptions, error.code, ClientError)
         raise cls(response, operation) from error
 
@@ -96,10 +97,10 @@ class Client:
 
         def call(**request):
             try:
-                response = handler(self.engine, convert(request, from_wire) if values else request)
+                response = handler(self.engine, convert(request, _from_boto) if values else request)
             except DynamoDBError as error:
                 self._raise(error, operation)
-            return convert(response, to_wire) if values else response
+            return convert(response, _to_boto) if values else response
 
         call.__name__ = _snake(operation)
         call.__doc__ = f"DynamoDB's {operation}, with wire-format requests and responses."
@@ -109,13 +110,43 @@ class Client:
     def _statement_operation(self, operation: str):
         def call(**request):
             try:
-                return statement_call(self.db, operation, request)
+                response = statement_call(self.db, operation, convert(request, boto_idioms.blobs_as_text))
             except DynamoDBError as error:
                 self._raise(error, operation)
+            return convert(response, boto_idioms.blobs_as_bytes)
 
         call.__name__ = _snake(operation)
         call.__doc__ = f"DynamoDB's {operation}, with wire-format requests and responses."
         return call
+
+
+    # ------------------------------------------------------- boto3's idioms
+    def can_paginate(self, operation_name: str) -> bool:
+        """Whether ``get_paginator(operation_name)`` has a paginator (as boto3's)."""
+        return operation_name in boto_idioms.paginator_names(self)
+
+    def get_paginator(self, operation_name: str):
+        """boto3's paginator for ``query``, ``scan``, ``list_tables``, ``list_tags_of_resource``."""
+        return boto_idioms.get_paginator(self, operation_name)
+
+    @property
+    def waiter_names(self) -> list[str]:
+        """The waiters ``get_waiter`` knows (as boto3's ``client.waiter_names``)."""
+        return boto_idioms.waiter_names(self)
+
+    def get_waiter(self, waiter_name: str):
+        """boto3's waiter: ``table_exists``, ``table_not_exists``, ``contributor_insights_enabled``."""
+        return boto_idioms.get_waiter(self, waiter_name)
+
+
+def _from_boto(value):
+    """boto3's attribute value (raw bytes for binaries) → engine value."""
+    return from_wire(boto_idioms.blobs_as_text(value))
+
+
+def _to_boto(value):
+    """Engine value → boto3's attribute value (raw bytes for binaries)."""
+    return boto_idioms.blobs_as_bytes(to_wire(value))
 
 
 __all__ = ["Client", "ClientError", "error_class"]
