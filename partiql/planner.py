@@ -19,6 +19,7 @@ from partiql.engine.schema import IndexSpec, KeySchema
 from . import ast, ast_walk, shell_ast
 from .access import Analysis, analyse
 from .checks import check_statement, projected_name
+from .errors import StatementError
 from .conditions import Param, action, condition, ordered_params, path
 from .literals import is_literal, item_fields
 
@@ -370,10 +371,37 @@ def _index_request(index: shell_ast.IndexDef) -> dict:
     return out
 
 
+TYPE_WORDS = {"S": "STRING", "N": "NUMBER", "B": "BINARY"}
+
+
+def _key_types(elements, known: dict, where: str) -> dict:
+    """name -> type of key elements: the element's own type (``Total NUMBER RANGE``) or ``known``'s.
+
+    Never guessed: an element with neither is refused, as is one typed two ways.
+    """
+    types = {}
+    for element in elements:
+        defined = known.get(element.name)
+        if element.type is not None and defined is not None and element.type != defined:
+            raise StatementError.near(f"{element.name} is {TYPE_WORDS[defined]} {where}; it cannot be keyed as "
+                                      f"{TYPE_WORDS[element.type]}", element.span)
+        kind = element.type or defined
+        if kind is None:
+            raise StatementError.near(
+                f"{element.name} has no type: give it in the key, as in ({element.name} STRING "
+                f"{element.key_type}) (STRING, NUMBER or BINARY), or among the table's attributes", element.span)
+        types[element.name] = kind
+    return types
+
+
 def _create_table(stmt: shell_ast.CreateTable, catalog) -> TableTemplate:
+    declared = {a.name: a.type for a in stmt.attributes}
+    types = dict(declared)
+    for elements in (stmt.key, *(index.key for index in stmt.indexes)):
+        types.update(_key_types(elements, types, "in this table"))
     request = {"TableName": stmt.name,
-               "AttributeDefinitions": [{"AttributeName": a.name, "AttributeType": a.type}
-                                        for a in stmt.attributes],
+               "AttributeDefinitions": [{"AttributeName": name, "AttributeType": kind}
+                                        for name, kind in types.items()],
                "KeySchema": _key_schema(stmt.key)}
     _billing(request, stmt.billing)
     for kind, member in (("GSI", "GlobalSecondaryIndexes"), ("LSI", "LocalSecondaryIndexes")):
@@ -396,9 +424,8 @@ def _alter_billing(stmt: shell_ast.AlterBilling, catalog) -> TableTemplate:
 def _create_index(stmt: shell_ast.CreateIndex, catalog) -> TableTemplate:
     table = _table(catalog, stmt.table)
     create = _index_request(stmt.index)
-    types = dict(table.spec.attribute_types)
-    definitions = [{"AttributeName": e.name, "AttributeType": types.get(e.name, "S")}
-                   for e in stmt.index.key]
+    types = _key_types(stmt.index.key, table.spec.attribute_types, f"in {stmt.table}")
+    definitions = [{"AttributeName": name, "AttributeType": kind} for name, kind in types.items()]
     return TableTemplate("UpdateTable", {"TableName": stmt.table, "AttributeDefinitions": definitions,
                                          "GlobalSecondaryIndexUpdates": [{"Create": create}]})
 

@@ -31,11 +31,13 @@ class AttributeDef(Node):
 
 @node
 class KeyElement(Node):
-    """``key_type`` is `HASH` or `RANGE`."""
+    """``key_type`` is `HASH` or `RANGE`; ``type`` `S`, `N` or `B` when the element gives one
+    (``Total NUMBER RANGE``), else None."""
 
     name: str
     key_type: str
     span: Span
+    type: Optional[str] = None
 
 
 @node

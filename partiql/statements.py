@@ -20,6 +20,7 @@ from . import ast, ast_walk
 from . import plan as p
 from .errors import ScanRefused
 from .executor import Executor, shaper
+from .index_coverage import empty_index_warnings
 from .parser import parse, parse_dml
 from .planner import (NO_KEY, ExistsTemplate, ExplainTemplate, InsertTemplate, SelectTemplate, TableTemplate,
                       WriteTemplate, plan)
@@ -131,7 +132,12 @@ class StatementRunner:
                 return Result(message=f"{template.operation}: nothing to do ({error.message})",
                               plan=PlanSummary(template.operation, template.request.get("TableName")))
             raise
-        return _table_result(template, response)
+        result = _table_result(template, response)
+        for update in template.request.get("GlobalSecondaryIndexUpdates", ()):
+            if "Create" in update:
+                result.warnings += empty_index_warnings(self.engine, template.request["TableName"],
+                                                        update["Create"]["IndexName"])
+        return result
 
     def _explain(self, text, template: ExplainTemplate, params, **options) -> Result:
         summary = self.explain(template.statement, params, options.get("consistent", False))

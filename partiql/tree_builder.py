@@ -405,7 +405,7 @@ class TreeBuilder(Transformer):
         if len(billings) > 1:
             raise StatementError.near("BILLING MODE may be given only once", billings[1].span)
         indexes = tuple(o for o in options if isinstance(o, shell_ast.IndexDef))
-        return shell_ast.CreateTable(name.name, _flag(if_), attrs, key, billings[0] if billings else None,
+        return shell_ast.CreateTable(name.name, _flag(if_), attrs or (), key, billings[0] if billings else None,
                                indexes, _over(start, c[13], *options))
 
     def attr_defs(self, c):
@@ -418,8 +418,9 @@ class TreeBuilder(Transformer):
         return shell_ast.AttributeDef(name.name, _DDL_TYPES[kind.lower()], _over(name, kind))
 
     def key_elem(self, c):
-        name, kind = c
-        return shell_ast.KeyElement(name.name, kind.upper(), _over(name, kind))
+        name, type_, kind = c
+        return shell_ast.KeyElement(name.name, kind.upper(), _over(name, kind),
+                                    _DDL_TYPES[type_.lower()] if type_ is not None else None)
 
     def billing_provisioned(self, c):
         return shell_ast.Billing("PROVISIONED", c[3], _over(c[0], c[3]))
