@@ -18,9 +18,10 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
-from . import heat
+from . import heat, knobs
 from .diagnostics import ShellError
 from .explain import render_description
+from .formatting import literal
 
 PREFIXES = (".", "\\")
 HISTORY_SHOWN = 20
@@ -176,6 +177,42 @@ def _heat(session, argument: str) -> None:
     except ValueError as error:
         raise ShellError(str(error)) from None
     session.show(heat.render(found))
+
+
+@command(".limit", "[N|off]", "show or set DynamoDB's Limit for SELECT: one page of at most N items, "
+         "then .next", argument=("off",))
+def _limit(session, argument: str) -> None:
+    if argument:
+        session.knobs.limit = knobs.parse_limit(argument)
+        session.knobs.pending = None
+    limit = session.knobs.limit
+    session.notice(f"limit: {'off (every page)' if limit is None else limit}")
+
+
+@command(".next", "", "read the next page of the last SELECT run with .limit")
+def _next(session, argument: str) -> bool:
+    return session.next_page()
+
+
+@command(".consistent", "[on|off]", "show or set ConsistentRead for SELECT (1 RCU per 4 KB instead of 0.5)",
+         argument=("on", "off"))
+def _consistent(session, argument: str) -> None:
+    if argument:
+        if argument.lower() not in ("on", "off"):
+            raise ShellError(f".consistent takes on or off, not {argument!r}")
+        session.knobs.consistent = argument.lower() == "on"
+    session.notice(f"consistent: {'on' if session.knobs.consistent else 'off'}")
+
+
+@command(".param", "[VALUES|clear]", "show, bind (PartiQL values, comma-separated: 'u102', 5) or clear the "
+         "values of ?", aliases=("\\bind",))
+def _param(session, argument: str) -> None:
+    if argument.lower() == "clear":
+        session.knobs.params = []
+    elif argument:
+        session.knobs.params = knobs.parse_params(argument)
+    shown = ", ".join(literal(value) for value in session.knobs.params)
+    session.notice(f"parameters: {shown or 'none'}")
 
 
 @command(".read", "FILE", "run the statements and meta-commands in FILE", argument="file")

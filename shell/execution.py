@@ -65,15 +65,22 @@ def _progress_text(pages: list) -> str:
             " · Ctrl-C stops after this page")
 
 
-def collect(db, statement: str, progress) -> Run:
+def collect(db, statement: str, progress, parameters=None, consistent: bool = False) -> Run:
     """Run ``statement`` through all its pages (or until Ctrl-C) and put them together."""
     started = time.perf_counter()
     pages = []
     with Interrupt() as interrupt:
-        for page in db.pages(statement):
+        for page in db.pages(statement, parameters, consistent_read=consistent):
             pages.append(page)
             if interrupt.requested:
                 break
             if progress.wanted:
                 progress.show(_progress_text(pages))
     return Run(statement, merge(pages), time.perf_counter() - started, len(pages), interrupt.requested)
+
+
+def one_page(db, statement: str, parameters, limit: int, consistent: bool, next_token=None) -> Run:
+    """One page of ``statement`` with DynamoDB's ``Limit`` (``.limit``); ``more`` when a NextToken remains."""
+    started = time.perf_counter()
+    page = db.execute(statement, parameters, limit=limit, next_token=next_token, consistent_read=consistent)
+    return Run(statement, page, time.perf_counter() - started, more=page.next_token is not None)

@@ -22,9 +22,10 @@ from . import commands
 from .catalog import Catalog
 from .config import Settings
 from .diagnostics import Where, error_fragments
-from .execution import Cancelled, collect
+from .execution import Cancelled, collect, one_page
 from .explain import render_description, render_plan
 from .formatting import render_items
+from .knobs import LIMIT_HINT, Knobs
 from .progress import Progress, bar
 from .status import Run, leading_word, status_fragments
 from .style import paint, wants_colour
@@ -101,6 +102,7 @@ class Session:
         self.history = lambda: []  # the REPL plugs its history in
         self.confirm = None  # the REPL's yes/no question before a full Scan (scan = warn)
         self.done = False  # set by .quit
+        self.knobs = Knobs()  # .limit, .consistent, .param
 
     @property
     def settings(self) -> Settings:
@@ -190,16 +192,42 @@ class Session:
             if self._declined(statement):
                 self.notice("not run")
                 return True
-            run = self.last = collect(self.db, statement, self.progress)
+            run = self.last = self._run(statement)
             self.print_run(run, limit)
         except Exception as error:  # why: DynamoDB's errors, and our bugs, must not end the session
             self.error(error, statement, where)
+            if getattr(error, "message", "").startswith("Unsupported clause: LIMIT"):
+                self.notice(LIMIT_HINT, "warning")
             return False
         finally:
             if leading_word(statement) not in READ_ONLY:
                 self.catalog.forget()
         if run.cancelled:
             raise Cancelled
+        return True
+
+    def _run(self, statement: str, next_token=None) -> Run:
+        """All pages of a statement, or one page with DynamoDB's Limit for a SELECT under ``.limit``."""
+        knobs = self.knobs
+        parameters = knobs.params if knobs.params and "?" in statement else None
+        if knobs.limit is None or leading_word(statement) != "SELECT":
+            return collect(self.db, statement, self.progress, parameters, knobs.consistent)
+        run = one_page(self.db, statement, parameters, knobs.limit, knobs.consistent, next_token)
+        knobs.pending = (statement, run.result.next_token) if run.more else None
+        return run
+
+    def next_page(self) -> bool:
+        """``.next``: the page after the last one a ``.limit`` read left."""
+        if self.knobs.pending is None:
+            self.notice("nothing more to read: .next follows a SELECT run with .limit N that had more")
+            return True
+        statement, token = self.knobs.pending
+        try:
+            run = self.last = self._run(statement, token)
+            self.print_run(run, 0)
+        except Exception as error:  # noqa: BLE001 - as run_statement: report, keep the session
+            self.error(error, statement)
+            return False
         return True
 
     def run_one(self, text: str, where: Where | None = None) -> bool:

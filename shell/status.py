@@ -27,6 +27,7 @@ class Run:
     elapsed: float
     pages: int = 1
     cancelled: bool = False
+    more: bool = False  # a page read with .limit, and DynamoDB has more: .next reads on
 
     @property
     def verb(self) -> str:
@@ -89,6 +90,8 @@ def status_fragments(run: Run, timer: bool) -> list:
         pieces.append(("scan" if result.plan.full_table_scan else "status", result.plan.access_path))
     if result.consumed_capacity.total:
         pieces.append(("capacity", capacity_text(result.consumed_capacity)))
+    if run.more:
+        pieces.append(("status", "more: .next"))
     if timer:
         pieces.append(("status", duration(run.elapsed)))
     fragments = []

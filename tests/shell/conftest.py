@@ -77,7 +77,7 @@ class FakeConnection:
         self.scan_policy = "allow"
         self.statements = []
 
-    def pages(self, statement, parameters=None):
+    def pages(self, statement, parameters=None, consistent_read=False):
         self.statements.append(statement)
         for number, page in enumerate(self.pages_, 1):
             if number == self.interrupt_after:

@@ -149,7 +149,7 @@ def test_progress_appears_only_on_a_terminal_after_the_delay():
 
 def test_internal_errors_do_not_escape(make_session, fake_db):
     class Broken(type(fake_db([]))):
-        def pages(self, statement, parameters=None):
+        def pages(self, statement, parameters=None, consistent_read=False):
             raise RuntimeError("boom")
 
     session, streams = make_session(Broken([]))
