@@ -18,7 +18,7 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
-from . import heat, knobs
+from . import blocks, heat, knobs
 from .diagnostics import ShellError
 from .explain import render_description
 from .formatting import literal
@@ -109,12 +109,16 @@ def _setting(session, key: str, argument: str) -> None:
 
 @command(".help", "[COMMAND]", "list the meta-commands, or describe one", argument="command")
 def _help(session, argument: str) -> None:
+    if argument.lower() in blocks.TOPICS:
+        session.show(blocks.HELP)
+        return
     chosen = [COMMANDS[argument]] if argument in COMMANDS else commands()
     width = max(len(f"{c.name} {c.usage}") for c in chosen)
     lines = [f"{f'{c.name} {c.usage}'.ljust(width)}  {c.summary}"
              + (f" (also {', '.join(c.aliases)})" if c.aliases else "") for c in chosen]
     lines.append("Statements: PartiQL (SELECT, INSERT, UPDATE, DELETE), CREATE/DROP/ALTER TABLE, "
-                 "DESCRIBE T, SHOW TABLES, EXPLAIN <statement>; end each with ';'.")
+                 "DESCRIBE T, SHOW TABLES, EXPLAIN <statement>; end each with ';'. Transactions and batches: "
+                 "BEGIN [TRANSACTION] or BEGIN BATCH, statements, COMMIT or ROLLBACK (.help transaction).")
     if session.interactive:
         lines.append(KEYS_HELP)
     session.show("\n".join(lines))

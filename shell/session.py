@@ -18,7 +18,7 @@ import sys
 
 from partiql.splitter import split_statements
 
-from . import commands
+from . import blocks, commands
 from .catalog import Catalog
 from .config import Settings
 from .diagnostics import Where, error_fragments
@@ -103,6 +103,7 @@ class Session:
         self.confirm = None  # the REPL's yes/no question before a full Scan (scan = warn)
         self.done = False  # set by .quit
         self.knobs = Knobs()  # .limit, .consistent, .param
+        self.block = None  # an open BEGIN … COMMIT (shell.blocks)
 
     @property
     def settings(self) -> Settings:
@@ -234,6 +235,13 @@ class Session:
         """A meta-command or a statement."""
         if commands.is_command(text):
             return commands.dispatch(self, text, where)
+        try:
+            handled = blocks.handle(self, text)
+        except Exception as error:  # why: as run_statement, nothing may end the session
+            self.error(error, text, where)
+            return False
+        if handled is not None:
+            return handled
         return self.run_statement(text, where)
 
     def run_script(self, script: str, source: str | None = None) -> bool:
