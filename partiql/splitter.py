@@ -21,6 +21,8 @@ _PIECE = re.compile(r"""
 # Blanks and complete comments, skipped before a statement.
 _BLANK = re.compile(r"(?:\s+|--[^\n]*|/\*[\s\S]*?\*/)*")
 _META_START = (".", "\\")
+# why: psql and sqlite users type these alone on a line, with or without ';' (never PartiQL)
+_BARE = re.compile(r"(?i)(?:help|quit|exit)[ \t]*;?[ \t]*(?=\r?\n|\Z)")
 
 
 def _pieces(text: str, pos: int = 0):
@@ -39,7 +41,8 @@ def split_statements(script: str) -> list[tuple[str, int]]:
     statements: list[tuple[str, int]] = []
     pos = _BLANK.match(script).end()
     while pos < len(script):
-        end = _meta_end(script, pos) if script.startswith(_META_START, pos) else _statement_end(script, pos)
+        meta = script.startswith(_META_START, pos) or _BARE.match(script, pos)
+        end = _meta_end(script, pos) if meta else _statement_end(script, pos)
         text = script[pos:end].strip()
         if text:
             statements.append((text, script.count("\n", 0, pos) + 1))
@@ -65,7 +68,7 @@ def is_complete(buffer: str) -> bool:
     """Whether the shell may run ``buffer``: it ends in a `;` that is outside
     strings and comments (blanks and complete comments may follow), or it is
     a meta-command line."""
-    if buffer.strip().startswith(_META_START):
+    if buffer.strip().startswith(_META_START) or _BARE.fullmatch(buffer.strip()):
         return True
     complete = False
     for kind, start, end in _pieces(buffer):

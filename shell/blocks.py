@@ -26,13 +26,14 @@ LIMITS = {"transaction": 100, "batch": 25}  # DynamoDB's: ExecuteTransaction's a
 SHOWN = 60  # characters of a statement in the outcome tables
 
 
-HELP = """BEGIN [TRANSACTION];   statements …   COMMIT;     one ExecuteTransaction: all or nothing
-BEGIN BATCH;           statements …   COMMIT;     one BatchExecuteStatement: each on its own
-ROLLBACK;                                          drop the queued statements, run none
+HELP = """BEGIN [TRANSACTION]; statements … COMMIT;  one ExecuteTransaction: all or none
+BEGIN BATCH;         statements … COMMIT;  one BatchExecuteStatement: each alone
+ROLLBACK;                                  drop the queued statements, run none
 
-Statements are queued until COMMIT. A transaction holds up to 100 statements, all reads or all writes;
-when DynamoDB cancels it, its reasons are shown as a table (statement, code, message). A batch holds up
-to 25, all reads or all writes, and shows each statement's outcome. Example:
+Statements are queued until COMMIT. A transaction holds up to 100 statements,
+all reads or all writes; when DynamoDB cancels it, its reasons are shown as a
+table (statement, code, message). A batch holds up to 25, all reads or all
+writes, and shows each statement's outcome. Example:
 
   BEGIN;
   UPDATE Accounts SET Balance = Balance - 20 WHERE Id = 'a' AND Balance >= 20;

@@ -18,7 +18,7 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
-from . import blocks, heat, knobs
+from . import heat, helptext, knobs
 from .diagnostics import ShellError
 from .explain import render_description
 from .formatting import literal
@@ -61,13 +61,24 @@ def commands() -> list:
     return list(dict.fromkeys(COMMANDS.values()))
 
 
+# Words psql and sqlite users type bare (with or without ';'), and the commands they mean.
+BARE = {"help": ".help", "quit": ".quit", "exit": ".quit"}
+
+
+def _bare(text: str) -> str | None:
+    return BARE.get(text.strip().rstrip(";").strip().lower())
+
+
 def is_command(text: str) -> bool:
-    """Whether ``text`` is a meta-command line."""
-    return text.lstrip().startswith(PREFIXES)
+    """Whether ``text`` is a meta-command line (or a bare ``help`` / ``quit`` / ``exit``)."""
+    return text.lstrip().startswith(PREFIXES) or _bare(text) is not None
 
 
 def split(text: str) -> tuple:
-    """``'.format  csv'`` -> ``('.format', 'csv')``."""
+    """``'.format  csv'`` -> ``('.format', 'csv')``; ``'quit;'`` -> ``('.quit', '')``."""
+    bare = _bare(text)
+    if bare is not None:
+        return bare, ""
     word, _, argument = text.strip().partition(" ")
     return word, argument.strip()
 
@@ -107,20 +118,24 @@ def _setting(session, key: str, argument: str) -> None:
     session.notice(f"{key}: {('on' if value else 'off') if isinstance(value, bool) else value}")
 
 
-@command(".help", "[COMMAND]", "list the meta-commands, or describe one", argument="command")
+@command(".help", "[COMMAND|TOPIC]", "list the meta-commands, or describe one; topics: CREATE, ALTER, "
+         "transaction", aliases=("\\?",), argument="command")
 def _help(session, argument: str) -> None:
-    if argument.lower() in blocks.TOPICS:
-        session.show(blocks.HELP)
+    text = helptext.topic(argument) if argument else None
+    if text is not None:
+        session.show(text)
         return
-    chosen = [COMMANDS[argument]] if argument in COMMANDS else commands()
-    width = max(len(f"{c.name} {c.usage}") for c in chosen)
-    lines = [f"{f'{c.name} {c.usage}'.ljust(width)}  {c.summary}"
-             + (f" (also {', '.join(c.aliases)})" if c.aliases else "") for c in chosen]
-    lines.append("Statements: PartiQL (SELECT, INSERT, UPDATE, DELETE), CREATE/DROP/ALTER TABLE, "
-                 "DESCRIBE T, SHOW TABLES, EXPLAIN <statement>; end each with ';'. Transactions and batches: "
-                 "BEGIN [TRANSACTION] or BEGIN BATCH, statements, COMMIT or ROLLBACK (.help transaction).")
-    if session.interactive:
-        lines.append(KEYS_HELP)
+    found = COMMANDS.get(argument) or COMMANDS.get("." + argument)
+    if argument and found is None:
+        raise ShellError(f"no help for {argument!r}: .help lists the commands; topics: CREATE, ALTER, transaction")
+    lines = helptext.command_lines([found] if found else commands())
+    if found is None:
+        lines += helptext.paragraph(
+            "Statements: PartiQL (SELECT, INSERT, UPDATE, DELETE), CREATE/DROP/ALTER TABLE, DESCRIBE T, SHOW "
+            "TABLES, EXPLAIN <statement>; end each with ';'. Transactions and batches: BEGIN [TRANSACTION] or "
+            "BEGIN BATCH, statements, COMMIT or ROLLBACK. help, quit and exit work bare too.")
+        if session.interactive:
+            lines.append(KEYS_HELP)
     session.show("\n".join(lines))
 
 
@@ -138,7 +153,8 @@ def _describe(session, argument: str) -> None:
     session.show(render_description(session.db.describe(argument.strip('"'))))
 
 
-@command(".format", "[FORMAT]", f"show or set the output format ({', '.join(FORMATS)})", argument=FORMATS)
+@command(".format", "[FORMAT]", f"show or set the output format ({', '.join(FORMATS)})", aliases=(".mode",),
+         argument=FORMATS)
 def _format(session, argument: str) -> None:
     _setting(session, "format", argument)
 

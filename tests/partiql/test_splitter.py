@@ -54,3 +54,17 @@ COMPLETE = [
 @pytest.mark.parametrize("buffer, complete", COMPLETE)
 def test_is_complete(buffer, complete):
     assert is_complete(buffer) is complete
+
+
+@pytest.mark.parametrize("script, pieces", [
+    ("quit\nSELECT * FROM T;", [("quit", 1), ("SELECT * FROM T", 2)]),
+    ("help;\nEXIT ;", [("help;", 1), ("EXIT ;", 2)]),
+    ("SELECT quit FROM T;", [("SELECT quit FROM T", 1)]),  # a word inside a statement stays a word
+])
+def test_bare_help_quit_exit_are_lines_of_their_own(script, pieces):
+    assert split_statements(script) == pieces
+
+
+@pytest.mark.parametrize("buffer, complete", [("quit", True), ("exit;", True), ("help", True), ("quitter", False)])
+def test_bare_words_complete_a_buffer(buffer, complete):
+    assert is_complete(buffer) is complete

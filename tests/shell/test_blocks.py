@@ -88,7 +88,7 @@ def test_misplaced_block_statements_are_refused(make_session, accounts, script, 
 def test_help_explains_transactions(make_session, accounts):
     session, streams = make_session(accounts)
     session.run_script(".help transaction")
-    assert streams.out.getvalue().startswith("BEGIN [TRANSACTION];   statements …   COMMIT;")
+    assert streams.out.getvalue().startswith("BEGIN [TRANSACTION]; statements … COMMIT;")
     session.run_script(".help")
     assert "BEGIN [TRANSACTION] or BEGIN BATCH, statements, COMMIT or ROLLBACK" in streams.out.getvalue()
 

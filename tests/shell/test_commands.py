@@ -24,7 +24,7 @@ def test_help_lists_every_command_from_the_registry(make_session, music):
         assert f"\n{command.name} " in "\n" + text
     assert "(also \\dt)" in text
     session.run_script(".help .scan")
-    assert streams.out.getvalue()[len(text):].startswith(".scan [POLICY]  show or set what a full Scan does")
+    assert streams.out.getvalue()[len(text):].startswith(".scan [POLICY]" + " " * 14 + "show or set what a full Scan does")
 
 
 def test_completion_offers_every_command_from_the_registry(music):
@@ -140,3 +140,38 @@ def test_a_bad_throughput_mode_is_refused(make_session, music):
     assert session.run_script(".throughput on") is False
     assert "throughput must be one of off, report, enforce, not 'on'" in streams.err.getvalue()
     assert music.engine.throughput.mode == "report"
+
+
+@pytest.mark.parametrize("line, starts", [
+    ("help", ".help [COMMAND|TOPIC]"), ("help;", ".help [COMMAND|TOPIC]"), ("\\?", ".help [COMMAND|TOPIC]"),
+    (".help import", ".import FILE TABLE"), (".help .import", ".import FILE TABLE"),
+    (".help CREATE", "CREATE TABLE [IF NOT EXISTS] name [(attr TYPE, …)]"),
+    (".help alter", "ALTER TABLE name SET BILLING MODE"), (".help transaction", "BEGIN [TRANSACTION];"),
+])
+def test_help_and_its_topics(make_session, music, line, starts):
+    session, streams = make_session(music)
+    assert session.run_script(line)
+    assert streams.out.getvalue().startswith(starts)
+
+
+def test_help_fits_80_columns(make_session, music):
+    session, streams = make_session(music, interactive=False)
+    for line in (".help", ".help CREATE", ".help ALTER", ".help transaction"):
+        session.run_script(line)
+    assert max(len(line) for line in streams.out.getvalue().splitlines()) <= 80
+
+
+@pytest.mark.parametrize("line", ["quit", "quit;", "exit", "EXIT;", "\\q", ".exit"])
+def test_quit_and_exit_work_bare(make_session, music, line):
+    session, _ = make_session(music)
+    assert session.run_script(line + "\nSELECT nothing FROM nowhere;")  # nothing after quit runs
+    assert session.done
+
+
+def test_mode_is_format_and_unknown_help_is_refused(make_session, music):
+    session, streams = make_session(music)
+    assert session.run_script(".mode csv")
+    assert session.settings.format == "csv"
+    assert session.run_script(".help nothing") is False
+    assert "no help for 'nothing': .help lists the commands; topics: CREATE, ALTER, transaction" in \
+        streams.err.getvalue()
