@@ -344,8 +344,10 @@ class Executor:
                 raise duplicate from None
             raise
         items = self._returning(template, action, result)
+        # ours, not DynamoDB's (its answer is the same either way): say when a DELETE found nothing
+        message = "no item had this key: nothing deleted" if action.kind == "Delete" and result.old is None else None
         return Result(items, len(items), 0, None, _consumed([result.consumed]),
-                      self.write_summary(template, action))
+                      self.write_summary(template, action), message=message)
 
     @staticmethod
     def _returning(template, action, result) -> list:

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 
+from partiql.result import ConsumedCapacity
 from partiql.splitter import split_statements
 
 from . import blocks, commands
@@ -27,7 +28,7 @@ from .explain import render_description, render_plan
 from .formatting import render_items
 from .knobs import LIMIT_HINT, Knobs
 from .progress import Progress, bar
-from .status import Run, leading_word, status_fragments
+from .status import Run, capacity_text, leading_word, status_fragments
 from .style import paint, wants_colour
 
 READ_ONLY = ("SELECT", "EXPLAIN", "DESCRIBE", "SHOW")  # statements after which the catalog still holds
@@ -197,8 +198,7 @@ class Session:
             self.print_run(run, limit)
         except Exception as error:  # why: DynamoDB's errors, and our bugs, must not end the session
             self.error(error, statement, where)
-            if getattr(error, "message", "").startswith("Unsupported clause: LIMIT"):
-                self.notice(LIMIT_HINT, "warning")
+            self._after_error(error, statement)
             return False
         finally:
             if leading_word(statement) not in READ_ONLY:
@@ -206,6 +206,18 @@ class Session:
         if run.cancelled:
             raise Cancelled
         return True
+
+    def _after_error(self, error: Exception, statement: str) -> None:
+        """What DynamoDB still charged for a failed write, and a hint for the usual causes."""
+        consumed = getattr(error, "consumed", None)
+        if consumed is not None:
+            self.notice(f"charged: {capacity_text(ConsumedCapacity.of([consumed]))}", "capacity")
+        if getattr(error, "message", "").startswith("Unsupported clause: LIMIT"):
+            self.notice(LIMIT_HINT, "warning")
+        elif getattr(error, "code", "") == "ConditionalCheckFailedException" and \
+                leading_word(statement) in ("UPDATE", "DELETE"):
+            self.notice(f"hint: {leading_word(statement)} changes an existing item only: no item has this key, "
+                        "or the rest of its WHERE is false for it", "warning")
 
     def _run(self, statement: str, next_token=None) -> Run:
         """All pages of a statement, or one page with DynamoDB's Limit for a SELECT under ``.limit``."""

@@ -31,6 +31,7 @@ def test_a_script_runs_every_statement_and_reports_errors_with_their_line(make_s
         "  SELECT * FROM Tbl WHERE = 1",
         "                          ^",
         "load.sql:6: DuplicateItemException: Duplicate primary key exists in table",
+        "charged: 1 WCU",  # what DynamoDB charges a failed conditional write
         "1 item · GetItem on Tbl · 0.5 RCU",
     ]
     assert "│ a    │   1 │" in streams.out.getvalue()
