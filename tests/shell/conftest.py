@@ -39,8 +39,13 @@ def private_config(tmp_path, monkeypatch):
 @pytest.fixture
 def music():
     """A real connection holding the Music table."""
+    return connected(MUSIC)
+
+
+def connected(statements) -> partiql.Connection:
+    """A fresh in-memory database after ``statements``."""
     db = partiql.connect()
-    for statement in MUSIC:
+    for statement in statements:
         db.execute(statement)
     return db
 

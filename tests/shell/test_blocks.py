@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-import partiql
+from .conftest import connected
 
 SETUP = ["CREATE TABLE Accounts (Id STRING) PRIMARY KEY (Id HASH)",
          "INSERT INTO Accounts VALUE {'Id': 'a', 'Balance': 10}"]
@@ -18,10 +18,7 @@ TRANSFER = ("UPDATE Accounts SET Balance = Balance - {n} WHERE Id = 'a' AND Bala
 
 @pytest.fixture
 def accounts():
-    db = partiql.connect()
-    for statement in SETUP:
-        db.execute(statement)
-    return db
+    return connected(SETUP)
 
 
 def balance(db, account: str):

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-import partiql
+from .conftest import connected
 
 SCORES = ["CREATE TABLE Scores (Game STRING) PRIMARY KEY (Game HASH, Score NUMBER RANGE)",
           *(f"INSERT INTO Scores VALUE {{'Game': 'g', 'Score': {n}, 'Pad': '{'x' * 3000}'}}" for n in range(1, 6))]
@@ -16,10 +16,7 @@ SCORES = ["CREATE TABLE Scores (Game STRING) PRIMARY KEY (Game HASH, Score NUMBE
 
 @pytest.fixture
 def scores():
-    db = partiql.connect()
-    for statement in SCORES:
-        db.execute(statement)
-    return db
+    return connected(SCORES)
 
 
 def status_lines(streams) -> list[str]:

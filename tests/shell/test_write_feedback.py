@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import partiql
+from .conftest import connected
 
 SETUP = ["CREATE TABLE Tab (pk STRING) PRIMARY KEY (pk HASH)", "INSERT INTO Tab VALUE {'pk': 'a', 'n': 1}"]
 HINT = ("hint: {verb} changes an existing item only: no item has this key, or the rest of its WHERE is false "
@@ -14,10 +14,7 @@ HINT = ("hint: {verb} changes an existing item only: no item has this key, or th
 
 @pytest.fixture
 def tab():
-    db = partiql.connect()
-    for statement in SETUP:
-        db.execute(statement)
-    return db
+    return connected(SETUP)
 
 
 def test_a_delete_that_matched_nothing_says_so(make_session, tab):
