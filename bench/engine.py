@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import statistics
 import tracemalloc
 
 from _support import reference_speed, timed  # (must precede the partiql import)
@@ -39,8 +40,8 @@ QUERY_PARTITIONS = 100  # partition-key values holding 100 items each, for Query
 
 
 def make_engine(mode: str = "report") -> Engine:
-    ticks = itertools.count()
-    engine = Engine(throughput=mode, clock=lambda: next(ticks) / 5_000)
+    # a virtual clock that costs what a real one does (a C call, as time.monotonic), not a Python lambda's
+    engine = Engine(throughput=mode, clock=itertools.count(0.0, 1 / 5_000).__next__)
     engine.create_table(
         TableName="bench", ProvisionedThroughput={"ReadCapacityUnits": 40_000, "WriteCapacityUnits": 40_000},
         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
@@ -66,12 +67,10 @@ def load(engine: Engine, size: int) -> float:
 
 
 
-def bench(size: int, runs: int, mode: str = "report") -> list[tuple[str, float, str]]:
-    engine = make_engine(mode)
-    per_item = load(engine, size)
+def operations(engine: Engine, size: int) -> list[tuple]:
+    """(name, fn(i), calls per run, unit) of every measured operation on a loaded ``engine``."""
     keys = [{"pk": item(i)["pk"], "sk": i} for i in range(0, size, max(1, size // 1000))]
     n = len(keys)
-    results = []
 
     def get(i):
         engine.get_item(TableName="bench", Key=keys[i % n])
@@ -117,16 +116,37 @@ def bench(size: int, runs: int, mode: str = "report") -> list[tuple[str, float, 
         for _ in range(10_000 // 1000):
             start = engine.scan_page("bench", start_key=start, limit=1000, matches_fn=age, emit=copy_of).last_key
 
-    for name, fn, count, unit in (("GetItem", get, 20_000, "ops"), ("PutItem", put, 20_000, "ops"),
-                                  ("UpdateItem", update, 10_000, "ops"), ("Query(100)", query, 1000, "ops"),
-                                  ("Scan 10k + filter", scan, 5, "items"),
-                                  ("core get", core_get, 20_000, "ops"), ("core put", core_put, 20_000, "ops"),
-                                  ("core Query(100)", core_query, 1000, "ops"),
-                                  ("core Scan 10k + filter", core_scan, 5, "items")):
-        seconds = timed(fn, count, runs)
-        rate = (10_000 if unit == "items" else 1) / seconds
-        results.append((name, rate, f"{seconds * 1e6:,.1f} µs/op"))
-    results.append(("memory per item", per_item, "bytes"))
+    return [("GetItem", get, 20_000, "ops"), ("PutItem", put, 20_000, "ops"),
+            ("UpdateItem", update, 10_000, "ops"), ("Query(100)", query, 1000, "ops"),
+            ("Scan 10k + filter", scan, 5, "items"),
+            ("core get", core_get, 20_000, "ops"), ("core put", core_put, 20_000, "ops"),
+            ("core Query(100)", core_query, 1000, "ops"),
+            ("core Scan 10k + filter", core_scan, 5, "items")]
+
+
+def bench(size: int, runs: int, modes: list[str]) -> dict[str, list[tuple[str, float]]]:
+    """Per mode, (name, rate) of every operation and the memory per item.
+
+    why the modes take turns run by run (not one mode after the other): a
+    shared VM drifts in speed over a minute by more than the differences
+    measured here; interleaving puts every mode through the same phases.
+    """
+    engines = {}
+    results: dict = {mode: [] for mode in modes}
+    for mode in modes:
+        engines[mode] = make_engine(mode)
+        memory = load(engines[mode], size)
+        results[mode].append(("memory per item", memory))
+    tables = {mode: operations(engine, size) for mode, engine in engines.items()}
+    for row, (name, _, count, unit) in enumerate(tables[modes[0]]):
+        samples: dict = {mode: [] for mode in modes}
+        for _ in range(runs):
+            for mode in modes:
+                fn = tables[mode][row][1]
+                samples[mode].append(timed(fn, count, 1))
+        for mode in modes:
+            seconds = statistics.median(samples[mode])
+            results[mode].insert(-1, (name, (10_000 if unit == "items" else 1) / seconds))
     return results
 
 
@@ -142,9 +162,9 @@ def main() -> None:
         print(f"table of {size:,} items" + "".join(f"{mode:>24}" for mode in args.modes)
               + ("".join(f"{mode + '/off':>14}" for mode in args.modes if mode != "off")
                  if "off" in args.modes and len(args.modes) > 1 else ""))
-        runs = {mode: bench(size, args.runs, mode) for mode in args.modes}
+        runs = bench(size, args.runs, args.modes)
         first = runs[args.modes[0]]
-        for row, (name, _, _) in enumerate(first):
+        for row, (name, _) in enumerate(first):
             unit = "B/item" if name == "memory per item" else ("items/s" if "Scan" in name else "ops/s")
             line = f"  {name:<24}" + "".join(f"{runs[mode][row][1]:>14,.0f} {unit:<9}" for mode in args.modes)
             if "off" in runs and name != "memory per item":

@@ -92,8 +92,9 @@ class Engine(Transactions):
             table = self.table(table_name)
             located = table.locate(*key)
             record, consumed = self._get(table, located, consistent, transactional)
-            if self.throughput.on:
-                self.throughput.take_key(table, None, READ, located, consumed.read_units, True)
+            throughput = self.throughput
+            if throughput.on:  # a GetItem reads the table alone: its arm holds every unit
+                throughput.take_key(table, None, READ, located, consumed.table.read, True)
             return record, consumed
 
     @staticmethod
@@ -105,14 +106,6 @@ class Engine(Transactions):
         return record, consumed
 
     # ------------------------------------------------------------- admission
-    def _take_write(self, table: Table, mutation: Mutation) -> None:
-        """Admit and charge one prepared write (fast for a table without indexes), or refuse it."""
-        if mutation.changes:
-            self._admit_write(write_draws(self.throughput.state(table), mutation))
-        else:
-            self.throughput.take_key(table, None, WRITE, (mutation.h, mutation.pk, mutation.sort),
-                                     mutation.consumed.table.write)
-
     def _admit_write(self, draws: list) -> None:
         """Admit and charge one write (its table and each GSI it touches), or refuse it."""
         if len(draws) == 1:
@@ -144,8 +137,12 @@ class Engine(Transactions):
                     self._admit_write(table_draws(state, error.consumed, h, pk, sort[0] if sort else None))
                 raise
             mutation = self._mutation(table, action, located, old, transactional=False)
-            if self.throughput.on:
-                self._take_write(table, mutation)
+            throughput = self.throughput
+            if throughput.on:  # one prepared write: fast for a write that touches no index
+                if mutation.changes:
+                    self._admit_write(write_draws(throughput.state(table), mutation))
+                else:
+                    throughput.take_key(table, None, WRITE, located, mutation.consumed.table.write)
             if action.kind != "ConditionCheck":
                 self.apply([mutation])
             new = mutation.new.item if mutation.new is not None else None

@@ -306,6 +306,7 @@ class Store:
                 upper.counts[name] += 1
                 upper.sizes[name] += record.size
         partition.hi = middle
+        partition.meter = None  # its figures were the whole range's: the throughput model starts a new one
         position = self.partitions.index(partition) + 1
         self.partitions.insert(position, upper)
         self._starts.insert(position, middle)

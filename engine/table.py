@@ -83,7 +83,7 @@ class Table:
 
     def __init__(self, spec: TableSpec, limits_: limits.Limits, created_at: float | None = None,
                  table_id: str | None = None):
-        self.spec = spec  # also caches what the write path asks of it on every write
+        self.set_spec(spec)
         self.limits = limits_
         self.created_at = time.time() if created_at is None else created_at
         self.table_id = table_id or str(uuid.uuid4())
@@ -96,13 +96,11 @@ class Table:
         self.collection_bytes: dict = {}  # pk -> bytes of items + LSI entries (tables with LSIs)
         self.throughput = None  # its throughput state (engine.throughput), made when first drawn on
 
-    @property
-    def spec(self) -> TableSpec:
-        return self._spec
-
-    @spec.setter
-    def spec(self, spec: TableSpec) -> None:
-        self._spec = spec
+    def set_spec(self, spec: TableSpec) -> None:
+        """A new spec (CreateTable, UpdateTable, tags, TTL...), with what the write path asks of it
+        cached. why a method and not a property: ``spec`` is read on every request, a plain
+        attribute read is the cheapest."""
+        self.spec = spec
         self.name = spec.name
         self.indexes = spec.indexes
         self.has_lsis = bool(spec.lsis)

@@ -68,7 +68,7 @@ def update_contributor_insights(engine, request: dict) -> dict:
             settings[index or ""] = (checked.get("ContributorInsightsMode", DEFAULT_MODE), engine.epoch())
         else:
             settings.pop(index or "", None)
-        table.spec = dataclasses.replace(table.spec, insights=tuple((n, m, at) for n, (m, at) in settings.items()))
+        table.set_spec(dataclasses.replace(table.spec, insights=tuple((n, m, at) for n, (m, at) in settings.items())))
         engine.storage.save_table(table)
     out = _names(checked["TableName"], index)
     out["ContributorInsightsStatus"] = "ENABLING" if enable else "DISABLING"

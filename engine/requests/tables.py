@@ -68,7 +68,7 @@ def update_table(engine: Engine, request: dict) -> dict:
     with engine.lock:
         table = _existing(engine, name)
         spec, changes = update_table_spec(table.spec, request)
-        table.spec = spec
+        table.set_spec(spec)
         for kind, payload in changes:
             apply = _APPLY.get(kind)
             if apply is not None:

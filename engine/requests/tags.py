@@ -69,7 +69,7 @@ def _table(engine, arn: str, operation: str):
 
 
 def _save(engine, table, tags: dict) -> None:
-    table.spec = dataclasses.replace(table.spec, tags=tuple(tags.items()))
+    table.set_spec(dataclasses.replace(table.spec, tags=tuple(tags.items())))
     engine.storage.save_table(table)
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ..errors import ProvisionedThroughputExceededException, RequestLimitExceeded, ThrottlingException
 from .figures import DEFAULT_MODE, EPSILON, MODES, WARNINGS_KEPT
 from . import report
-from .metrics import READ, WRITE, count
+from .metrics import READ, WRITE
 from .state import ACCOUNT, KEY_RANGE, MAX_ON_DEMAND, PROVISIONED, Resource, Settings, TableState
 
 log = logging.getLogger("partiql.engine.throughput")
@@ -66,6 +66,10 @@ class Draw:
     units: float
     pk: object = None
     sk: object = None
+
+    def located(self) -> tuple:
+        """The key as the engine locates it: (hash, partition key, sort tuple or None)."""
+        return self.h, self.pk, None if self.sk is None else (self.sk,)
 
 
 @dataclass(slots=True)
@@ -175,15 +179,14 @@ class Throughput:
             state = self.state(table)
         resource = (state.table_resource if index is None or index.kind != "GSI"
                     else state.resources[index.name])
-        h, pk, sort = located
         now = self.clock()
         if now >= resource.next_second:
             resource.roll(math.floor(now))
+        h = located[0]
         store = resource.store
-        partition = store.partitions[bisect_right(store._starts, h) - 1]
-        meter = partition.meter
-        side = resource.sides[direction]
-        if meter is not None and meter.hi == partition.hi and meter.second == resource.second:
+        meter = store.partitions[bisect_right(store._starts, h) - 1].meter  # (a split drops the meter)
+        if meter is not None and meter.second == resource.second:
+            side = resource.sides[direction]
             gauge = meter.gauges[direction]
             bucket = side.bucket
             if bucket is not None and now > bucket.last:  # Bucket.level_at, inlined
@@ -199,12 +202,14 @@ class Throughput:
                 gauge.used += units
                 if bucket is not None:
                     bucket.level -= units
-                if pk is not None:
-                    counts = resource.keys.counts[0]
-                    _add(counts[0], pk, units)
-                    if sort:
-                        _add(counts[1], (pk, sort[0]), units)
+                counts = resource.keys.counts[0]  # KeyCounts.add, inlined
+                value = counts.get(located)
+                if value is None:
+                    resource.keys.add(0, located, units)
+                else:
+                    counts[located] = value + units
                 return True
+        _, pk, sort = located
         return self.take(resource, direction, h, units, pk, sort[0] if sort else None, reading)
 
     def take(self, resource: Resource, direction: int, h: int, units: float, pk=None, sk=None,
@@ -277,7 +282,7 @@ class Throughput:
         resource.events[refusal.reason] = resource.events.get(refusal.reason, 0) + 1
         resource.meter(draw.h)[1].events += 1
         if draw.pk is not None:
-            resource.keys.add(1, draw.pk, draw.sk, 1)
+            resource.keys.add(1, draw.located(), 1)
         if self.enforcing:
             return refusal
         self._warn(refusal.warning())
@@ -355,14 +360,6 @@ def _refusal(draw: Draw, partition, meter, on_side: float, on_gauge: float, read
     return None
 
 
-def _add(counts: dict, key, units: float) -> None:
-    value = counts.get(key)
-    if value is None:
-        count(counts, key, units)  # a new key: bounded there
-    else:
-        counts[key] = value + units
-
-
 def _charge(draw: Draw, meter, now: float) -> None:
     units, direction = draw.units, draw.direction
     side = draw.resource.sides[direction]
@@ -376,7 +373,7 @@ def _charge(draw: Draw, meter, now: float) -> None:
         gauge.bucket.level_at(now)
         gauge.bucket.level -= units
     if draw.pk is not None:  # a Scan page reads no one key
-        draw.resource.keys.add(0, draw.pk, draw.sk, units)
+        draw.resource.keys.add(0, draw.located(), units)
 
 
 def _settings(spec, provisioned: tuple | None, table_level: bool) -> Settings:

@@ -10,9 +10,10 @@ most consumed units and the most throttle events (``KeyCounts``).
 
 Bounded memory (model): a second is recorded only when something happened
 in it, and at most an hour of them is kept; an open minute counts at most
-``TOP_KEYS_LIMIT`` distinct keys per list (past that, the least half is
-dropped: an approximation, as Contributor Insights' own is), and a closed
-minute keeps its ``TOP_KEYS_KEPT`` best.
+``TOP_KEYS_LIMIT`` distinct keys per list (past that, the keys at or below
+the median are folded into their partition keys' totals, themselves bounded
+the same way: an approximation, as Contributor Insights' own is), and a
+closed minute keeps its ``TOP_KEYS_KEPT`` best of each list.
 """
 
 from __future__ import annotations
@@ -54,76 +55,120 @@ def history() -> deque:
 class KeyCounts:
     """Consumed units and throttle events per key, per minute of the clock.
 
-    ``counts[by][items]``: ``by`` 0 consumed / 1 throttled; ``items`` 0 for
-    partition keys, 1 for items (partition key, sort key).
+    ``counts[by]`` (``by`` 0 consumed / 1 throttled) holds the open minute's
+    figures per key as the engine locates it: ``(hash, partition key, sort
+    tuple)``, the sort tuple None for a table without sort key or a request on
+    a whole partition key (a Query). why one dict keyed by the located tuple:
+    the request path already holds it, so counting is one dict update, and
+    both of Contributor Insights' lists (partition keys; partition + sort keys)
+    are derived from it when read. ``spilled[by]`` keeps, per (hash, partition
+    key), what trimming dropped from ``counts``, so a partition key read through
+    many light items keeps its total.
     """
 
-    __slots__ = ("minute", "counts", "closed")
+    __slots__ = ("minute", "counts", "spilled", "closed")
 
     def __init__(self):
         self.minute = None
-        self.counts = (({}, {}), ({}, {}))
-        self.closed: deque = deque(maxlen=TOP_KEYS_MINUTES)  # (minute, counts trimmed)
+        self.counts = [{}, {}]
+        self.spilled = [{}, {}]
+        self.closed: deque = deque(maxlen=TOP_KEYS_MINUTES)  # (minute, ((keys, items), (keys, items)))
 
     def roll(self, minute: float) -> None:
         """Close the open minute if ``minute`` is a later one."""
         if minute == self.minute:
             return
-        if self.minute is not None and any(c for pair in self.counts for c in pair):
-            self.closed.append((self.minute, tuple(tuple(_best(c, TOP_KEYS_KEPT) for c in pair)
-                                                    for pair in self.counts)))
+        if self.minute is not None and (any(self.counts) or any(self.spilled)):
+            self.closed.append((self.minute, tuple((_best(self.partition_keys(by), TOP_KEYS_KEPT),
+                                                    _best(self.items(by), TOP_KEYS_KEPT)) for by in (0, 1))))
         self.minute = minute
-        self.counts = (({}, {}), ({}, {}))
+        self.counts = [{}, {}]
+        self.spilled = [{}, {}]
 
-    def add(self, by: int, pk, sk, amount: float) -> None:
-        """Count ``amount`` for partition key ``pk`` (and the item ``(pk, sk)`` unless sk is None)."""
-        pair = self.counts[by]
-        counts = pair[0]
-        value = counts.get(pk)
+    def add(self, by: int, located: tuple, amount: float) -> None:
+        """Count ``amount`` for the key ``located`` (hash, partition key, sort tuple or None)."""
+        counts = self.counts[by]
+        value = counts.get(located)
         if value is None:
-            count(counts, pk, amount)
+            if len(counts) >= TOP_KEYS_LIMIT:
+                counts = self._trim(by)
+            counts[located] = amount
         else:
-            counts[pk] = value + amount
-        if sk is not None:
-            count(pair[1], (pk, sk), amount)
+            counts[located] = value + amount
+
+    def _trim(self, by: int) -> dict:
+        """Keep the keys above the median of a full open list; spill the others' figures to their
+        partition keys (the spilled list itself, once full, keeps its keys above the median)."""
+        counts, spilled = self.counts[by], self.spilled[by]
+        cut = _median(counts)
+        kept = {}
+        for located, value in counts.items():
+            if value > cut:
+                kept[located] = value
+            else:
+                key = located[:2]
+                spilled[key] = spilled.get(key, 0.0) + value
+        if len(spilled) >= TOP_KEYS_LIMIT:
+            cut = _median(spilled)
+            self.spilled[by] = {key: value for key, value in spilled.items() if value > cut}
+        self.counts[by] = kept
+        return kept
+
+    def partition_keys(self, by: int) -> dict:
+        """The open minute's figures per (hash, partition key)."""
+        totals = dict(self.spilled[by])
+        for (h, pk, _), value in self.counts[by].items():
+            key = (h, pk)
+            totals[key] = totals.get(key, 0.0) + value
+        return totals
+
+    def items(self, by: int) -> dict:
+        """The open minute's figures per item (partition key, sort key) read or written as one."""
+        return {(pk, sort[0]): value for (_, pk, sort), value in self.counts[by].items() if sort is not None}
 
     def top(self, by: int, items: bool, since_minute: float, n: int) -> list[tuple]:
-        """The ``n`` keys with most of ``by`` over the minutes from ``since_minute`` on."""
+        """The ``n`` keys with most of ``by`` over the minutes from ``since_minute`` on: partition keys,
+        or with ``items`` (partition key, sort key) pairs."""
         totals: dict = {}
-        for minute, counts in self.closed:
+        for minute, lists in self.closed:
             if minute >= since_minute:
-                for key, value in counts[by][items]:
+                for key, value in lists[by][items]:
                     totals[key] = totals.get(key, 0) + value
         if self.minute is not None and self.minute >= since_minute:
-            for key, value in self.counts[by][items].items():
+            for key, value in (self.items(by) if items else self.partition_keys(by)).items():
                 totals[key] = totals.get(key, 0) + value
-        return _best(totals, n)
+        best = _best(totals, n)
+        return best if items else [(key[1], value) for key, value in best]
 
     def total(self, by: int, since_minute: float) -> float:
-        """Everything counted of ``by`` for partition keys over the minutes from ``since_minute`` on
-        (a closed minute keeps its best keys only: a lower bound past them)."""
-        total = sum(value for minute, counts in self.closed if minute >= since_minute for _, value in counts[by][0])
+        """Everything counted of ``by`` over the minutes from ``since_minute`` on (a closed minute
+        keeps its best keys only: a lower bound past them)."""
+        total = sum(value for minute, lists in self.closed if minute >= since_minute for _, value in lists[by][0])
         if self.minute is not None and self.minute >= since_minute:
-            total += sum(self.counts[by][0].values())
+            total += sum(self.counts[by].values()) + sum(self.spilled[by].values())
         return total
+
+    def traffic(self, lo: int, hi: int) -> list[tuple]:
+        """(hash, units) of the partition keys consumed in [lo, hi) this minute and the last, in hash order."""
+        units: dict = {}
+        sources = [self.partition_keys(0).items()]
+        if self.closed:
+            sources.append(self.closed[-1][1][0][0])
+        for source in sources:
+            for (h, _), value in source:
+                if lo <= h < hi:
+                    units[h] = units.get(h, 0.0) + value
+        return sorted(units.items())
 
     def size(self) -> int:
         """Entries held (open minute and closed ones): what bounds its memory."""
-        return (sum(len(c) for pair in self.counts for c in pair)
-                + sum(len(c) for _, counts in self.closed for pair in counts for c in pair))
+        return (sum(map(len, self.counts)) + sum(map(len, self.spilled))
+                + sum(len(c) for _, lists in self.closed for pair in lists for c in pair))
 
 
-def count(counts: dict, key, amount: float) -> None:
-    """Add ``amount`` to ``key`` in one open list, trimming it to its best half when it is full."""
-    value = counts.get(key)
-    if value is None:
-        if len(counts) >= TOP_KEYS_LIMIT:
-            kept = _best(counts, TOP_KEYS_LIMIT // 2)
-            counts.clear()
-            counts.update(kept)
-        counts[key] = amount
-    else:
-        counts[key] = value + amount
+def _median(counts: dict) -> float:
+    values = sorted(counts.values())
+    return values[len(values) // 2]
 
 
 def _best(counts: dict, n: int) -> list[tuple]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..keys import key_hash
 from .buckets import Bucket
 from .figures import (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE, ISOLATION_SECONDS, ISOLATION_SHARE,
                       ON_DEMAND_INITIAL_PEAK_READ, ON_DEMAND_INITIAL_PEAK_WRITE, PARTITION_READ_CEILING,
@@ -295,23 +294,10 @@ class Resource:
         partition = self.store.partition_for(meter.lo)
         if (partition.lo, partition.hi) != (meter.lo, meter.hi):
             return
-        at = split_point(self._traffic(meter.lo, meter.hi))
+        at = split_point(self.keys.traffic(meter.lo, meter.hi))
         if at is not None:
             meter.streak = 0
             self.store._split_at(partition, at)
-
-    def _traffic(self, lo: int, hi: int) -> list[tuple]:
-        """(hash, units) of the partition keys consumed in [lo, hi) this minute and the last."""
-        units: dict = {}
-        sources = [self.keys.counts[0][0].items()]
-        if self.keys.closed:
-            sources.append(self.keys.closed[-1][1][0][0])
-        for source in sources:
-            for pk, value in source:
-                h = key_hash(pk)
-                if lo <= h < hi:
-                    units[h] = units.get(h, 0.0) + value
-        return sorted(units.items())
 
 
 def split_point(traffic: list[tuple]) -> int | None:

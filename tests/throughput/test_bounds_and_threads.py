@@ -41,10 +41,30 @@ def test_key_counts_stay_bounded_whatever_the_number_of_keys():
     for minute in range(TOP_KEYS_MINUTES + 5):
         counts.roll(minute)
         for i in range(TOP_KEYS_LIMIT * 3):
-            counts.add(0, f"k{minute}-{i}", f"s{i}", 1.0 + (i % 7))
-    # four open lists (consumed and throttled; keys and items), each trimmed, and the kept best of each
+            for by in (0, 1):
+                counts.add(by, (i, f"k{minute}-{i}", (f"s{i}",)), 1.0 + (i % 7))
+    # per kind (consumed, throttled): the open list and its spilled partition keys, and the kept best of
+    # each closed minute's two lists (partition keys, items)
     assert counts.size() <= 4 * TOP_KEYS_LIMIT + TOP_KEYS_MINUTES * 4 * TOP_KEYS_KEPT
     assert len(counts.closed) == TOP_KEYS_MINUTES
+
+
+def test_a_partition_key_read_through_many_light_items_keeps_its_total():
+    counts = KeyCounts()
+    counts.roll(0)
+    for i in range(TOP_KEYS_LIMIT * 3):  # far more items than an open list holds
+        counts.add(0, (7, "hot", (i,)), 1.0)
+        counts.add(0, (i + 100, f"cold{i}", None), 0.5)
+    counts.add(0, (9, "warm", (1,)), 50.0)
+    top = counts.top(0, False, 0, 3)
+    assert top[0] == ("hot", TOP_KEYS_LIMIT * 3)
+    assert top[1] == ("warm", 50.0)
+    assert counts.top(0, True, 0, 1) == [(("warm", 1), 50.0)]  # items: (partition key, sort key)
+    # the total is a lower bound once light keys are dropped, never below what the kept keys hold
+    assert TOP_KEYS_LIMIT * 3 + 50 <= counts.total(0, 0) <= TOP_KEYS_LIMIT * 3 * 1.5 + 50
+    counts.roll(1)  # a closed minute keeps both lists
+    assert counts.top(0, False, 0, 1) == [("hot", TOP_KEYS_LIMIT * 3)]
+    assert counts.top(0, True, 0, 1) == [(("warm", 1), 50.0)]
 
 
 def test_the_history_keeps_the_last_hour():
