@@ -14,11 +14,13 @@ from typing import Iterator, Sequence
 
 from partiql.engine import Engine
 from partiql.engine.clock import resolve_clock
+from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import check_switches
 from partiql.engine.limits import Limits
 from partiql.engine.storage import open_storage
 from partiql.engine.types import from_python
 
+from . import hints
 from .result import PlanSummary, Result
 from .statements import StatementRunner
 
@@ -95,8 +97,15 @@ class Connection:
         """Run one statement (PartiQL, DDL, SHOW TABLES, DESCRIBE or EXPLAIN)."""
         self._check_open()
         params = _python_params(parameters)
-        return self.runner.execute(_text(statement), params, limit=limit, next_token=next_token,
-                                   consistent=consistent_read, shell=True)
+        text = _text(statement)
+        try:
+            result = self.runner.execute(text, params, limit=limit, next_token=next_token,
+                                         consistent=consistent_read, shell=True)
+        except DynamoDBError as error:
+            hints.for_error(self, text, params, error)  # advice as error.hints; the error stays DynamoDB's
+            raise
+        hints.for_result(self, text, params, result)
+        return result
 
     def pages(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
               consistent_read: bool = False) -> Iterator[Result]:

@@ -212,6 +212,8 @@ class Session:
         consumed = getattr(error, "consumed", None)
         if consumed is not None:
             self.notice(f"charged: {capacity_text(ConsumedCapacity.of([consumed]))}", "capacity")
+        for hint in getattr(error, "hints", ()):  # partiql.hints: advice beside DynamoDB's error
+            self.notice(f"hint: {hint}", "warning")
         if getattr(error, "message", "").startswith("Unsupported clause: LIMIT"):
             self.notice(LIMIT_HINT, "warning")
         elif getattr(error, "code", "") == "ConditionalCheckFailedException" and \
