@@ -29,7 +29,7 @@ SCAN_POLICIES = ("allow", "warn", "deny")
 
 def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",
             limits: Limits | None = None, throughput: str = "report", adaptive_capacity: bool = True,
-            clock=None) -> "Connection":
+            clock=None, scan_policy: str = "allow") -> "Connection":
     """Open a database: in memory (``path`` None) or a durable single file.
 
     ``connect("app.db")`` opens ``app.db``, creating it if needed, with its
@@ -50,13 +50,17 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     even split of a table's throughput over its partitions. ``clock`` (a
     zero-argument callable returning seconds, e.g. ``VirtualClock``) is the
     time throughput, TTL and streams run on.
+
+    ``scan_policy`` is what a full Scan does on this connection (see
+    ``Connection.scan_policy``); it belongs to the connection, not to the file.
     """
     check_switches(throughput, adaptive_capacity)  # before a file is opened
+    _check_scan_policy(scan_policy)
     resolve_clock(clock)
     storage = None if path is None else open_storage(os.fspath(path), durability=durability)
     try:
         return Connection(Engine(limits, storage=storage, clock=clock, throughput=throughput,
-                                 adaptive_capacity=adaptive_capacity))
+                                 adaptive_capacity=adaptive_capacity), scan_policy)
     except BaseException:
         if storage is not None:
             storage.close()
@@ -66,9 +70,9 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
 class Connection:
     """A database you run PartiQL statements against."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, scan_policy: str = "allow"):
         self.engine = engine
-        self._scan_policy = engine.storage.setting("scan_policy", "allow")
+        self._scan_policy = scan_policy
         self.runner = StatementRunner(engine, self)
         self.closed = False
 
@@ -80,15 +84,14 @@ class Connection:
     # ------------------------------------------------------------ settings
     @property
     def scan_policy(self) -> str:
-        """"allow" (default), "warn" (attach a warning) or "deny" (refuse full Scans)."""
+        """"allow" (default), "warn" (attach a warning) or "deny" (refuse full Scans): this
+        connection's, never saved in the database file (another program may read the same
+        file with its own)."""
         return self._scan_policy
 
     @scan_policy.setter
     def scan_policy(self, policy: str) -> None:
-        if policy not in SCAN_POLICIES:
-            raise ValueError(f"scan_policy must be one of {', '.join(SCAN_POLICIES)}, not {policy!r}")
-        if policy != self._scan_policy:
-            self.engine.storage.set_setting("scan_policy", policy)  # a file database remembers it
+        _check_scan_policy(policy)
         self._scan_policy = policy
 
     # --------------------------------------------------------- statements
@@ -226,6 +229,11 @@ def _python_params(parameters) -> list:
 
 
 STATEMENT_OPTIONS = ("consistent_read", "return_old")
+
+
+def _check_scan_policy(policy) -> None:
+    if policy not in SCAN_POLICIES:
+        raise ValueError(f"scan_policy must be one of {', '.join(SCAN_POLICIES)}, not {policy!r}")
 
 
 def _text(statement) -> str:

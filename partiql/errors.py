@@ -58,7 +58,12 @@ class StatementError(ValidationException):
 
 
 class ScanRefused(ValidationException):
-    """The connection's scan policy is "deny" and the statement would be a full Scan."""
+    """The connection's scan policy is "deny" and the statement would be a full Scan
+    (``access_path``: what it would have read, ``SCAN of T``)."""
+
+    def __init__(self, message: str, access_path: str = ""):
+        super().__init__(message)
+        self.access_path = access_path
 
     @property
     def code(self) -> str:

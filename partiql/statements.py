@@ -108,7 +108,8 @@ class StatementRunner:
         if policy != "allow":
             ops, scan = self.executor.select_ops(template, params, consistent)
             if scan and policy == "deny":
-                raise ScanRefused(SCAN_DENIED.format(self.executor.summary(template, ops, scan).access_path))
+                path = self.executor.summary(template, ops, scan).access_path
+                raise ScanRefused(SCAN_DENIED.format(path), path)
         result = self.executor.select(text, template, params, limit=limit, next_token=next_token,
                                       consistent=consistent)
         if result.plan.full_table_scan and policy == "warn":

@@ -164,13 +164,10 @@ def _timer(session, argument: str) -> None:
     _setting(session, "timer", argument)
 
 
-@command(".scan", "[POLICY]", f"show or set what a full Scan does ({', '.join(SCAN_POLICIES)})",
-         argument=SCAN_POLICIES)
+@command(".scan", "[POLICY]", f"show or set what a full Scan does in this session ({', '.join(SCAN_POLICIES)}; "
+         "the default: scan = … in the config file, or --scan)", argument=SCAN_POLICIES)
 def _scan(session, argument: str) -> None:
-    if argument:
-        _setting(session, "scan", argument)
-    else:  # unset in the config means the database's own policy
-        session.notice(f"scan: {session.db.scan_policy}")
+    _setting(session, "scan", argument)
 
 
 @command(".throughput", "[MODE]", "show or set partition throughput: report (warn of what DynamoDB would "

@@ -33,7 +33,7 @@ class Settings:
     format: str = "table"
     row_limit: int = 100
     timer: bool = True
-    scan: str | None = None  # None: the database's own policy (a file remembers it; "allow" when new)
+    scan: str = "allow"  # this session's scan policy (never saved in the database file)
     key_bindings: str = "emacs"
     pager: str = ""
     colors: dict = field(default_factory=dict)

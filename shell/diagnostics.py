@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from partiql.engine.errors import DynamoDBError
-from partiql.errors import SYNTAX_PREFIX
+from partiql.errors import SYNTAX_PREFIX, ScanRefused
 
 
 class ShellError(Exception):
@@ -43,7 +43,14 @@ def kind(error: Exception) -> str:
     return "internal error"
 
 
+# The library's refusal names its own attribute (scan_policy); the shell's names its command.
+SCAN_REFUSED = ("full table scans are refused in this session (.scan deny): {}. Pin the partition key with an "
+                "equality in WHERE, or .scan warn (ask first) / .scan allow")
+
+
 def message(error: Exception) -> str:
+    if isinstance(error, ScanRefused):
+        return SCAN_REFUSED.format(error.access_path)
     if isinstance(error, DynamoDBError):
         return error.message
     return f"{type(error).__name__}: {error}"

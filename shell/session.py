@@ -113,8 +113,7 @@ class Session:
     @settings.setter
     def settings(self, settings: Settings) -> None:
         self._settings = settings
-        if settings.scan is not None:  # else keep the policy a database file remembers
-            self.db.scan_policy = settings.scan
+        self.db.scan_policy = settings.scan
 
     # ------------------------------------------------------------ messages
     def say(self, fragments: list) -> None:
@@ -176,12 +175,12 @@ class Session:
         self.say(status_fragments(run, self.settings.timer))
 
     # ---------------------------------------------------------- statements
-    def _declined(self, statement: str) -> bool:
-        """Whether the user said no to a full Scan (REPL, scan = warn)."""
+    def _scan_answer(self, statement: str) -> bool | None:
+        """The user's answer to running a full Scan (REPL, scan = warn); None when nothing was asked."""
         if self.confirm is None or self.db.scan_policy != "warn" or leading_word(statement) != "SELECT":
-            return False
+            return None
         plan = self.db.explain(statement)
-        return plan.full_table_scan and not self.confirm(f"{plan.access_path} reads the whole table. Run it?")
+        return self.confirm(f"{plan.access_path} reads the whole table. Run it?") if plan.full_table_scan else None
 
     def run_statement(self, statement: str, where: Where | None = None) -> bool:
         """Run one statement and print what it returned; False when it failed.
@@ -191,10 +190,11 @@ class Session:
         """
         limit = self.settings.row_limit if self.interactive and not self.output.redirected else 0
         try:
-            if self._declined(statement):
+            answer = self._scan_answer(statement)
+            if answer is False:
                 self.notice("not run")
                 return True
-            run = self.last = self._run(statement)
+            run = self.last = self._run(statement, scan_policy="allow" if answer else None)
             self.print_run(run, limit)
         except Exception as error:  # why: DynamoDB's errors, and our bugs, must not end the session
             self.error(error, statement, where)
@@ -221,8 +221,15 @@ class Session:
             self.notice(f"hint: {leading_word(statement)} changes an existing item only: no item has this key, "
                         "or the rest of its WHERE is false for it", "warning")
 
-    def _run(self, statement: str, next_token=None) -> Run:
-        """All pages of a statement, or one page with DynamoDB's Limit for a SELECT under ``.limit``."""
+    def _run(self, statement: str, next_token=None, scan_policy: str | None = None) -> Run:
+        """All pages of a statement, or one page with DynamoDB's Limit for a SELECT under ``.limit``
+        (``scan_policy``: this statement's, as after a yes to the scan question: not warned again)."""
+        if scan_policy is not None:
+            self.db.scan_policy = scan_policy
+            try:
+                return self._run(statement, next_token)
+            finally:
+                self.db.scan_policy = self.settings.scan
         knobs = self.knobs
         parameters = knobs.params if knobs.params and "?" in statement else None
         if knobs.limit is None or leading_word(statement) != "SELECT":

@@ -14,7 +14,6 @@ is opened. The engine calls it, always holding the engine lock:
 ``save_table(table)``             after CreateTable / UpdateTable changed a
                                   table's spec or state
 ``drop_table(name)``              DeleteTable, before the catalog forgets it
-``setting`` / ``set_setting``     database-level settings (JSON values)
 ``close()``                       flush and release the file
 ``backup(dest)``                  copy the database to a new file (a file
                                   storage only; not called by the engine)
@@ -52,13 +51,6 @@ class Storage:
     def drop_table(self, name: str) -> None:
         """Forget a table and all its items."""
 
-    def setting(self, name: str, default=None):
-        """A database setting saved with ``set_setting``, or ``default``."""
-        return default
-
-    def set_setting(self, name: str, value) -> None:
-        """Save a database setting (a JSON value)."""
-
     def close(self) -> None:
         """Flush and release the database; later writes raise StorageError."""
 
@@ -70,15 +62,6 @@ class Storage:
 
 class MemoryStorage(Storage):
     """Nothing is kept: the database lives and dies with the process."""
-
-    def __init__(self):
-        self._settings: dict = {}
-
-    def setting(self, name: str, default=None):
-        return self._settings.get(name, default)
-
-    def set_setting(self, name: str, value) -> None:
-        self._settings[name] = value
 
 
 @contextmanager

@@ -40,6 +40,8 @@ FORMAT_VERSION = 3
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HEADER_BYTES = 100
 
+# The settings table is part of every format; nothing reads or writes it since the scan policy
+# became a connection's (issue 13.6: a file shared by two programs must not impose one's policy).
 SCHEMAS = {
     1: ["CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE tables (name TEXT PRIMARY KEY, spec TEXT NOT NULL, state TEXT NOT NULL)",

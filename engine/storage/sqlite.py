@@ -20,7 +20,6 @@ runs under the engine lock and its own mutex, in one connection.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -202,19 +201,6 @@ class SqliteStorage(Storage):
                 self._db.execute("DELETE FROM tables WHERE tid = ?", (tid,))
             del self._tids[name]
             self._shapes.pop(name, None)
-
-    # -------------------------------------------------------------- settings
-    def setting(self, name: str, default=None):
-        with self._mutex, self._failing("read"):
-            row = self._db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
-        return default if row is None else json.loads(row[0])
-
-    def set_setting(self, name: str, value) -> None:
-        with self._mutex:
-            self._check_writable()
-            with self._failing("write"):
-                self._db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)",
-                                 (name, json.dumps(value)))
 
     # ---------------------------------------------------------------- backup
     def backup(self, dest) -> None:

@@ -71,9 +71,20 @@ def test_a_bad_setting_is_refused(make_session, music):
 
 
 def test_scan_setting_reaches_the_connection(make_session, music):
-    session, _ = make_session(music)
+    session, streams = make_session(music)
+    session.run_script(".scan")
     session.run_script(".scan deny")
     assert music.scan_policy == "deny"
+    assert streams.err.getvalue().splitlines() == ["scan: allow", "scan: deny"]
+
+
+def test_the_scan_policy_is_not_kept_in_the_database_file(tmp_path):
+    from .test_cli import partiql
+    database = str(tmp_path / "game.db")
+    done = partiql(database, "-e", "CREATE TABLE Tbl PRIMARY KEY (pk STRING HASH);", "-e", ".scan deny")
+    assert done.returncode == 0
+    done = partiql(database, "-e", "SELECT * FROM Tbl;", "-e", ".scan")
+    assert done.returncode == 0 and "scan: allow" in done.stderr  # a new session: the default, not the file's
 
 
 def test_read_runs_a_file_and_names_it_in_errors(make_session, music, tmp_path):

@@ -19,7 +19,7 @@ def write(path, text):
 def test_defaults_come_from_the_shipped_file():
     settings = load()
     assert (settings.format, settings.row_limit, settings.timer, settings.scan, settings.key_bindings) == (
-        "table", 100, True, None, "emacs")  # scan unset: the database's own policy
+        "table", 100, True, "allow", "emacs")  # a session's scan policy, never the file's
     assert settings.colors["scan"] == "ansired bold"
 
 

@@ -109,3 +109,12 @@ def test_a_full_scan_asks_first_when_scan_is_warn(shell):
 def test_vi_mode(shell):
     session, out, _ = shell("SELECT * FROM Music WHERE Artist = 'Zed';", ENTER, key_bindings="vi")
     assert ran(out, "Query on Music") == ["1 item · Query on Music · 0.5 RCU"]
+
+
+def test_the_scan_question_takes_one_line_and_a_yes_is_not_warned_again(shell):
+    # typed ahead in one go: the answer, then the next statement -- which must still run
+    _, out, _ = shell("SELECT * FROM Music WHERE Genre = 'Pop';\ry\rSELECT * FROM Music WHERE Artist = 'Zed';\r",
+                      scan="warn")
+    assert ran(out, "SCAN of Music") == ["1 item (3 scanned) · SCAN of Music · 0.5 RCU"]
+    assert ran(out, "Query on Music") == ["1 item · Query on Music · 0.5 RCU"]
+    assert ran(out, "reads the whole") == []  # the question said it; the answer was yes

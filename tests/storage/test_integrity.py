@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import random
 import shutil
 import sqlite3
@@ -230,17 +229,6 @@ def test_backup_refuses_a_bad_destination(path, tmp_path, dest, words):
     code, _, err = _cli("backup", str(path), str(tmp_path / dest))
     assert code == 1 and words in err
     assert (tmp_path / "exists.db").read_text() == "keep me"
-
-
-def test_settings_survive_a_backup(path, tmp_path):
-    _fill(path)
-    with partiql.connect(path) as db:
-        db.scan_policy = "warn"
-        db.backup(tmp_path / "copy.db")
-    with partiql.connect(tmp_path / "copy.db") as copy:
-        assert copy.scan_policy == "warn"
-    assert json.loads(_sql(tmp_path / "copy.db", "SELECT value FROM settings WHERE name = 'scan_policy'")[0][0]) \
-        == "warn"
 
 
 def test_backups_taken_while_threads_write_are_consistent(path, tmp_path):

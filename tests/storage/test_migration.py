@@ -50,7 +50,7 @@ def _version(path) -> int:
 def test_a_version_1_file_is_migrated_and_everything_is_there(path):
     _version_1(path, ITEMS)
     with partiql.connect(path) as db:
-        assert db.scan_policy == "warn"
+        assert db.scan_policy == "allow"  # the policy version 1 stored is no longer imposed (issue 13.6)
         table = db.engine.tables["Music"]
         assert table.table_id == STATE["table_id"] and table.created_at == STATE["created_at"]
         assert table.item_count == 30

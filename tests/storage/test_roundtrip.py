@@ -158,13 +158,17 @@ def test_index_changes_and_dropped_tables_survive(path):
     again.storage.close()
 
 
-def test_settings_survive_in_a_file_but_not_in_memory(path):
+def test_the_scan_policy_is_the_connections_never_the_files(path):
     with partiql.connect(path) as db:
         assert db.scan_policy == "allow"
         db.scan_policy = "deny"
     with partiql.connect(path) as db:
-        assert db.scan_policy == "deny" and db.path == str(path)
+        assert db.scan_policy == "allow" and db.path == str(path)
+    with partiql.connect(path, scan_policy="warn") as db:
+        assert db.scan_policy == "warn"
     assert partiql.connect().scan_policy == "allow" and partiql.connect().path is None
+    with pytest.raises(ValueError, match="scan_policy must be one of allow, warn, deny, not 'never'"):
+        partiql.connect(path, scan_policy="never")
 
 
 def test_every_write_path_is_on_disk_when_the_call_returns(path):
