@@ -29,7 +29,7 @@ SCAN_POLICIES = ("allow", "warn", "deny")
 
 def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",
             limits: Limits | None = None, throughput: str = "report", adaptive_capacity: bool = True,
-            clock=None, scan_policy: str = "allow") -> "Connection":
+            clock=None, scan_policy: str = "allow", read_only: bool = False) -> "Connection":
     """Open a database: in memory (``path`` None) or a durable single file.
 
     ``connect("app.db")`` opens ``app.db``, creating it if needed, with its
@@ -42,6 +42,9 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     is migrated. ``durability="full"`` also survives power cuts (an fsync per
     write); the default survives the process being killed at any point.
     Close the connection (or use it in a ``with`` block) to release the file.
+    ``read_only=True`` opens a snapshot of what the file holds now, even while
+    another process has it open (no lock is taken; every write raises
+    ``StorageError`` saying how to share the file: ``partiql serve``).
 
     Partition throughput (spec throughput.md §1): ``throughput="report"``
     (default) serves what DynamoDB would throttle and warns of it
@@ -57,7 +60,9 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     check_switches(throughput, adaptive_capacity)  # before a file is opened
     _check_scan_policy(scan_policy)
     resolve_clock(clock)
-    storage = None if path is None else open_storage(os.fspath(path), durability=durability)
+    if read_only and path is None:
+        raise ValueError("read_only takes a database file: an in-memory database is always writable")
+    storage = None if path is None else open_storage(os.fspath(path), durability=durability, read_only=read_only)
     try:
         return Connection(Engine(limits, storage=storage, clock=clock, throughput=throughput,
                                  adaptive_capacity=adaptive_capacity), scan_policy)

@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "enforce (throttle as DynamoDB does) or off")
     parser.add_argument("--classic-partitions", action="store_true",
                         help="split provisioned throughput evenly over partitions (no adaptive capacity)")
+    parser.add_argument("--read-only", action="store_true",
+                        help="read a snapshot of DATABASE, writing nothing (what the shell does by itself, "
+                             "with a notice, when another process has the file open)")
     parser.add_argument("--config", metavar="FILE",
                         help="settings file (default: $XDG_CONFIG_HOME/partiql/config)")
     parser.add_argument("--version", action="version", version=f"{PROGRAM} {partiql.__version__}")
@@ -82,13 +85,26 @@ def main(argv: list | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = _settings(args)
-        db = partiql.connect(args.database, throughput=args.throughput,
-                             adaptive_capacity=not args.classic_partitions)
+        db = _connect(args)
     except (ConfigError, OSError) as error:  # OSError: StorageError and DatabaseLocked too
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return 1
     with db:
         return _run(db, settings, args)
+
+
+def _connect(args) -> partiql.Connection:
+    """The database; a file another process holds is read as a snapshot, with a notice saying so."""
+    options = dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions)
+    if args.read_only and args.database is None:
+        raise ConfigError("--read-only takes a database file")
+    try:
+        return partiql.connect(args.database, read_only=args.read_only, **options)
+    except partiql.DatabaseLocked as error:
+        db = partiql.connect(args.database, read_only=True, **options)
+        print(f"{PROGRAM}: {args.database} is open in {error.holder}: reading a snapshot of it, as it is now; writes "
+              f"are refused. To share it between programs: partiql serve {args.database}", file=sys.stderr)
+        return db
 
 
 def _run(db, settings, args) -> int:

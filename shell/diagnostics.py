@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from partiql.engine.errors import DynamoDBError
+from partiql.engine.storage import StorageError
 from partiql.errors import SYNTAX_PREFIX, ScanRefused
 
 
@@ -40,6 +41,8 @@ def kind(error: Exception) -> str:
     """``syntax error``, DynamoDB's exception name, or ``internal error`` for a bug of ours."""
     if isinstance(error, DynamoDBError):
         return "syntax error" if error.message.startswith(SYNTAX_PREFIX) else error.code
+    if isinstance(error, StorageError):  # the database file's state (read-only, closed, a full disk)
+        return "storage error"
     return "internal error"
 
 
@@ -49,6 +52,8 @@ SCAN_REFUSED = ("full table scans are refused in this session (.scan deny): {}. 
 
 
 def message(error: Exception) -> str:
+    if isinstance(error, StorageError):
+        return str(error)
     if isinstance(error, ScanRefused):
         return SCAN_REFUSED.format(error.access_path)
     if isinstance(error, DynamoDBError):

@@ -68,6 +68,7 @@ def update_contributor_insights(engine, request: dict) -> dict:
             settings[index or ""] = (checked.get("ContributorInsightsMode", DEFAULT_MODE), engine.epoch())
         else:
             settings.pop(index or "", None)
+        engine.storage.check_writable()
         table.set_spec(dataclasses.replace(table.spec, insights=tuple((n, m, at) for n, (m, at) in settings.items())))
         engine.storage.save_table(table)
     out = _names(checked["TableName"], index)

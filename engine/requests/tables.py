@@ -34,6 +34,7 @@ def _existing(engine: Engine, name: str):
 def create_table(engine: Engine, request: dict) -> dict:
     spec = create_table_spec(request)
     with engine.lock:
+        engine.storage.check_writable()
         table = engine.add_table(spec)
         if spec.stream_view_type is not None:
             table.stream_label = make_stream_label(table.created_at)
@@ -68,6 +69,7 @@ def update_table(engine: Engine, request: dict) -> dict:
     with engine.lock:
         table = _existing(engine, name)
         spec, changes = update_table_spec(table.spec, request)
+        engine.storage.check_writable()
         table.set_spec(spec)
         for kind, payload in changes:
             apply = _APPLY.get(kind)

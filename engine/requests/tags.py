@@ -69,6 +69,7 @@ def _table(engine, arn: str, operation: str):
 
 
 def _save(engine, table, tags: dict) -> None:
+    engine.storage.check_writable()
     table.set_spec(dataclasses.replace(table.spec, tags=tuple(tags.items())))
     engine.storage.save_table(table)
 

@@ -49,6 +49,7 @@ def update_time_to_live(engine, request: dict) -> dict:
         if problem:
             raise ValidationException(problem)
         attribute = specification["AttributeName"] if specification["Enabled"] else None
+        engine.storage.check_writable()
         table.set_spec(dataclasses.replace(table.spec, ttl_attribute=attribute))
         engine.storage.save_table(table)
     return {"TimeToLiveSpecification": {"Enabled": specification["Enabled"],

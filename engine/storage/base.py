@@ -51,6 +51,10 @@ class Storage:
     def drop_table(self, name: str) -> None:
         """Forget a table and all its items."""
 
+    def check_writable(self) -> None:
+        """StorageError when writes cannot be kept now: table operations ask first, so that
+        nothing is changed in memory that the file would refuse."""
+
     def close(self) -> None:
         """Flush and release the database; later writes raise StorageError."""
 

@@ -13,4 +13,9 @@ class StorageError(OSError):
 
 
 class DatabaseLocked(StorageError):
-    """The database file is open in another process (or another connection of this one)."""
+    """The database file is open in another process (or another connection of this one);
+    ``holder`` says which (``another process (pid 123)``)."""
+
+    def __init__(self, message: str, holder: str = "another process"):
+        super().__init__(message)
+        self.holder = holder

@@ -185,6 +185,18 @@ def prepare(db: sqlite3.Connection, path: str) -> None:
                                f"({type(error).__name__}: {error}); the file was left as it is") from None
 
 
+def accept(db: sqlite3.Connection, path: str) -> None:
+    """Accept a file opened read-only as it is: the current format, or a clear refusal."""
+    application = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if application != APPLICATION_ID:
+        raise StorageError(f"cannot open {path} read-only: it is not a partiql-ddb database")
+    if version != FORMAT_VERSION:
+        newer = version > FORMAT_VERSION
+        raise StorageError(f"cannot open {path} read-only: it is in file format {version}, this version reads "
+                           f"{FORMAT_VERSION}" + ("" if newer else "; open it once for writing to upgrade it"))
+
+
 def migrate(db: sqlite3.Connection, version: int) -> None:
     """Bring a format-``version`` file up to ``FORMAT_VERSION``, one atomic step at a time."""
     while version < FORMAT_VERSION:

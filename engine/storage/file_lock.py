@@ -9,15 +9,22 @@ file and that pid.
 
 why a sidecar and not the database itself: SQLite takes its own POSIX
 locks on the database file, and where ``flock`` is emulated with POSIX
-locks (NFS) the two would interfere. The sidecar is never deleted: removing
-a lock file while another process waits on it lets two processes "own" it.
-The OS releases the lock when the owner exits, however it exits. (POSIX
-only: on Windows, without ``flock``, the lock is not enforced.)
+locks (NFS) the two would interfere. The OS releases the lock when the
+owner exits, however it exits; a clean ``release`` also deletes the sidecar.
+why that is safe: a process that opened the sidecar just before it was
+deleted could lock the deleted file and believe it owns the database, so
+whoever takes the lock checks that the path still names the file it locked
+(same inode), and starts over when it does not. (POSIX only: on Windows,
+without ``flock``, the lock is not enforced.)
+
+``holder(database)`` tells, without taking anything, which pid holds a
+database (a read-only snapshot names it in its messages).
 """
 
 from __future__ import annotations
 
 import os
+import weakref
 
 from .errors import DatabaseLocked, StorageError
 
@@ -44,36 +51,86 @@ class OwnerLock:
     def __init__(self, database: str):
         self.database = database
         self.path = database + "-lock"
-        try:
-            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as error:
-            raise StorageError(f"cannot open {database}: cannot create its lock file {self.path}: "
-                               f"{error.strerror}") from None
-        if not _try_lock(self.fd):
-            holder = self._holder()
-            os.close(self.fd)
-            raise DatabaseLocked(_locked_message(database, holder))
+        while True:
+            self.fd = _open(database, self.path)
+            if not _try_lock(self.fd):
+                holder = _pid(self.fd)
+                os.close(self.fd)
+                raise DatabaseLocked(_locked_message(database, holder), _who(holder))
+            if _names(self.path, self.fd):
+                break
+            os.close(self.fd)  # the owner deleted it as we opened it: lock the new one
         os.ftruncate(self.fd, 0)
         os.pwrite(self.fd, f"{os.getpid()}\n".encode("ascii"), 0)
-
-    def _holder(self) -> int | None:
-        try:
-            return int(os.pread(self.fd, 32, 0).decode("ascii").strip())
-        except (OSError, ValueError):
-            return None  # the owner has the lock but has not written its pid yet
+        # why: a connection the program never closed still deletes its sidecar when the interpreter exits
+        self._release = weakref.finalize(self, _release, self.path, self.fd)
 
     def release(self) -> None:
-        """Give the file up (closing the descriptor drops the lock)."""
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
+        """Give the file up: delete the sidecar while still holding it, then drop the lock."""
+        self._release()
+
+
+def _release(path: str, fd: int) -> None:
+    if _names(path, fd):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass  # a read-only directory: the lock still drops with the descriptor
+    os.close(fd)
+
+
+def holder(database: str) -> tuple[bool, int | None]:
+    """(whether a process holds ``database``, its pid when it wrote one), taking nothing."""
+    try:
+        fd = os.open(database + "-lock", os.O_RDONLY)
+    except OSError:
+        return False, None
+    try:
+        if fcntl is None:
+            return False, None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True, _pid(fd)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False, None
+    finally:
+        os.close(fd)
+
+
+def _open(database: str, path: str) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise StorageError(f"cannot open {database}: cannot create its lock file {path}: "
+                           f"{error.strerror}") from None
+
+
+def _names(path: str, fd: int) -> bool:
+    """Whether ``path`` still names the file open as ``fd``."""
+    try:
+        return os.stat(path).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        return False
+
+
+def _pid(fd: int) -> int | None:
+    try:
+        return int(os.pread(fd, 32, 0).decode("ascii").strip())
+    except (OSError, ValueError):
+        return None  # the owner has the lock but has not written its pid yet
+
+
+def _who(pid: int | None) -> str:
+    if pid is None:
+        return "another process"
+    if pid == os.getpid():
+        return f"another connection of this process (pid {pid})"
+    return f"another process (pid {pid})"
 
 
 def _locked_message(database: str, pid: int | None) -> str:
-    if pid is None:
-        who = "another process"
-    elif pid == os.getpid():
-        who = f"another connection of this process (pid {pid})"
-    else:
-        who = f"another process (pid {pid})"
-    return f"cannot open {database}: it is already open in {who}; close it there first"
+    return (f"cannot open {database}: it is already open in {_who(pid)}. To read a snapshot of it, open it "
+            f"read-only (partiql.connect(path, read_only=True), or partiql --read-only); to share it between "
+            f"programs, serve it (partiql serve {database}) and point them at the server; or close it there "
+            "first")

@@ -16,19 +16,24 @@ the cost of an fsync per write.
 
 One ``SqliteStorage`` owns its file (see ``file_lock``); everything it does
 runs under the engine lock and its own mutex, in one connection.
+``read_only=True`` takes no ownership: it loads a consistent snapshot of
+what has been committed (one SQLite read transaction, so a writer in
+another process is neither blocked nor half-seen), closes the file, and
+refuses every write, saying who holds the file and how to share it.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from urllib.parse import quote
 import threading
 from contextlib import contextmanager
 from itertools import groupby
 from operator import itemgetter
 
 from . import file_format, integrity
-from .file_lock import OwnerLock
+from .file_lock import OwnerLock, holder
 from ..partition import Record
 from .restore import restore_table
 from .base import Storage, collector_paused
@@ -46,21 +51,22 @@ _DELETE = "DELETE FROM items WHERE tid = ? AND key = ?"
 class SqliteStorage(Storage):
     """The tables and items of one engine, kept in the SQLite file ``path``."""
 
-    def __init__(self, path, durability: str = "normal"):
+    def __init__(self, path, durability: str = "normal", read_only: bool = False):
         if durability not in DURABILITY:
             raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
         self.path = os.fspath(path)
         self.durability = durability
+        self.read_only = read_only
         self._mutex = threading.RLock()
         self._tids: dict[str, int] = {}  # table name -> row id in ``tables``
         self._shapes: dict[str, tuple] = {}  # table name -> partition counts last saved
         self._touched: set = set()  # tables the last write touched (their partitions may split)
         self._engine = None
         self._failure: str | None = None
-        self._lock = OwnerLock(self.path)
+        self._lock = None if read_only else OwnerLock(self.path)
         self._db = None
         try:
-            self._db = self._open()
+            self._db = self._open_read_only() if read_only else self._open()
         except BaseException:
             self._release()
             raise
@@ -90,11 +96,26 @@ class SqliteStorage(Storage):
             raise
         return db
 
+    def _open_read_only(self) -> sqlite3.Connection:
+        if not os.path.isfile(self.path):
+            raise StorageError(f"cannot open {self.path} read-only: no such database file")
+        file_format.check_header(self.path)
+        try:
+            db = sqlite3.connect(f"file:{quote(os.path.abspath(self.path))}?mode=ro", uri=True,
+                                 isolation_level=None, check_same_thread=False)
+            file_format.accept(db, self.path)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot open {self.path} read-only: {error}") from None
+        return db
+
     # ------------------------------------------------------------------ load
     def load(self, engine) -> None:
-        """Rebuild every table of the file in ``engine`` (called by ``Engine.__init__``)."""
+        """Rebuild every table of the file in ``engine`` (called by ``Engine.__init__``); read-only,
+        from one snapshot, after which the file is closed."""
         with self._mutex:
             self._engine = engine
+            if self.read_only:
+                self._db.execute("BEGIN")  # one read transaction: a consistent snapshot of the commits
             try:
                 # why: SQLite reads past a damaged b-tree page without a word (a lost
                 # pointer loses its rows); its structural check costs ~3 % of a load.
@@ -112,6 +133,8 @@ class SqliteStorage(Storage):
             except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
                 self._release()
                 raise file_format.damaged(self.path, f"{type(error).__name__}: {error}") from None
+            if self.read_only:
+                self._release()  # why: the snapshot is in memory; an open reader would hold back checkpoints
 
     def _load_table(self, engine, tid: int, name: str, spec_text: str, state_text: str) -> None:
         spec, (state, layout) = decode_spec(spec_text), decode_state(state_text)
@@ -132,7 +155,7 @@ class SqliteStorage(Storage):
     def persist(self, mutations: list) -> None:
         """Write one operation's mutations in one SQLite transaction (one statement for one item)."""
         with self._mutex:
-            self._check_writable()
+            self.check_writable()
             rows = [row for row in map(self._row, mutations) if row is not None]
             stale = self._stale(self._touched)
             with self._failing("write"):
@@ -167,7 +190,7 @@ class SqliteStorage(Storage):
     def save_table(self, table) -> None:
         """Record a created or updated table; on failure the file is behind memory: stop writing."""
         with self._mutex:
-            self._check_writable()
+            self.check_writable()
             try:
                 with self._transaction():
                     self._write_table(table)
@@ -192,7 +215,7 @@ class SqliteStorage(Storage):
     def drop_table(self, name: str) -> None:
         """Delete a table and its items (before the engine forgets it, so failure changes nothing)."""
         with self._mutex:
-            self._check_writable()
+            self.check_writable()
             tid = self._tids.get(name)
             if tid is None:
                 return
@@ -206,6 +229,8 @@ class SqliteStorage(Storage):
     def backup(self, dest) -> None:
         """Copy the database, as it is now (the write-ahead log included), to the new file ``dest``."""
         with self._mutex:
+            if self.read_only:
+                raise StorageError(self._read_only_refusal("back up"))
             if self._db is None:
                 raise StorageError(f"cannot back up {self.path}: the database is closed")
             integrity.backup(self._db, dest)
@@ -230,15 +255,27 @@ class SqliteStorage(Storage):
         if self._db is not None:
             self._db.close()
             self._db = None
-        self._lock.release()
+        if self._lock is not None:
+            self._lock.release()
 
     # --------------------------------------------------------------- helpers
-    def _check_writable(self) -> None:
+    def check_writable(self) -> None:
+        """StorageError unless a write can reach the file now (read-only, closed, failed earlier)."""
+        if self.read_only:
+            raise StorageError(self._read_only_refusal("write"))
         if self._db is None:
             raise StorageError(f"cannot write {self.path}: the database is closed")
         if self._failure is not None:
             raise StorageError(f"cannot write {self.path}: an earlier write failed ({self._failure}); "
                                "reopen the database")
+
+    def _read_only_refusal(self, what: str) -> str:
+        held, pid = holder(self.path)
+        who = (f"; it is open for writing in {'another process' if pid is None else f'process {pid}'}"
+               if held else "")
+        return (f"cannot {what} {self.path}: this connection reads a snapshot of it, opened read-only{who}. "
+                f"To share one database between programs, serve it (partiql serve {self.path}) and point them "
+                "at the server")
 
     @contextmanager
     def _failing(self, what: str):
