@@ -373,6 +373,23 @@ class Table:
         store, space = self._index_store(index)
         return store.space_stats(space)
 
+    def key_spread(self, index: IndexSpec | None = None) -> tuple:
+        """(partition-key values, entries, the value holding the most entries, how many) of the table
+        or of an index: how evenly its items spread over partition keys (a skewed index is hot)."""
+        store, space = (self.store, MAIN) if index is None else self._index_store(index)
+        values = entries = most = 0
+        largest = current = None
+        run = 0
+        for record in store.scan(space):  # storage order: one partition-key value's entries are adjacent
+            key = record.key[:2]
+            if key != current:
+                current, run, values = key, 0, values + 1
+            run += 1
+            entries += 1
+            if run > most:
+                most, largest = run, key[1]
+        return values, entries, largest, most
+
     # ------------------------------------------------------- schema changes
     def add_gsi(self, index: IndexSpec) -> None:
         """Create a GSI and backfill it (items with a wrong-typed key are skipped, see ``entry``)."""

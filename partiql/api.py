@@ -167,6 +167,14 @@ class Connection:
         """DynamoDB's TableDescription, with the table's partitions."""
         return self.engine.describe_table(TableName=table)["Table"]
 
+    def key_spread(self, table: str) -> dict:
+        """How ``table``'s items spread over partition-key values, for the table (key None) and each
+        index: ``{name: (values, items, largest value, its items)}`` (a scan of every index)."""
+        with self.engine.lock:
+            found = self.engine.table(table)
+            return {None: found.key_spread(), **{index.name: found.key_spread(index)
+                                                 for index in found.spec.indexes}}
+
     def attribute_names(self, table: str, sample: int = 200) -> list[str]:
         """Key attributes first, then attribute names seen in a sample of items."""
         with self.engine.lock:

@@ -20,7 +20,7 @@ from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 from .config import FORMATS, SCAN_POLICIES, ConfigError
 from . import heat, helptext, knobs
 from .diagnostics import ShellError
-from .explain import render_description
+from .explain import render_description, render_tables
 from .formatting import literal
 
 PREFIXES = (".", "\\")
@@ -139,10 +139,18 @@ def _help(session, argument: str) -> None:
     session.show("\n".join(lines))
 
 
-@command(".tables", "", "list the tables", aliases=("\\dt",))
+@command(".tables", "[-q]", "list the tables with their keys, indexes and item counts (-q: names only)",
+         aliases=("\\dt",), argument=("-q",))
 def _tables(session, argument: str) -> None:
     names = session.catalog.tables()
-    session.show("\n".join(names) if names else "(no tables)")
+    if argument not in ("", "-q"):
+        raise ShellError(f".tables takes -q (names only) or nothing, not {argument!r}")
+    if not names:
+        session.show("(no tables)")
+    elif argument == "-q":
+        session.show("\n".join(names))
+    else:
+        session.show(render_tables([session.catalog.description(name) for name in names]))
 
 
 @command(".describe", "TABLE", "keys, indexes, billing mode, partitions, item count and size",
@@ -150,7 +158,8 @@ def _tables(session, argument: str) -> None:
 def _describe(session, argument: str) -> None:
     if not argument:
         return _tables(session, argument)
-    session.show(render_description(session.db.describe(argument.strip('"'))))
+    name = argument.strip('"')
+    session.show(render_description(session.db.describe(name), session.db.key_spread(name)))
 
 
 @command(".format", "[FORMAT]", f"show or set the output format ({', '.join(FORMATS)})", aliases=(".mode",),

@@ -85,28 +85,92 @@ def _index_rows(table: dict, types: dict) -> list:
         for index in table.get(member) or []:
             capacity = [_throughput(index) if kind == "GSI" else ""] if provisioned else []
             rows.append([kind, index["IndexName"], _key(index["KeySchema"], types), _projection(index),
-                         index.get("ItemCount", 0)] + capacity)
+                         f"{index.get('ItemCount', 0):,}", human_bytes(index.get("IndexSizeBytes", 0))] + capacity)
     return rows
 
 
-def render_description(table: dict) -> str:
-    """A DynamoDB TableDescription (plus our ``Partitions``) as text."""
+def render_tables(descriptions: list) -> str:
+    """``.tables``: each table's key, indexes and item count."""
+    from tabulate import tabulate
+
+    rows = []
+    for table in descriptions:
+        types = {d["AttributeName"]: d["AttributeType"] for d in table.get("AttributeDefinitions", [])}
+        indexes = [f"{index['IndexName']} ({kind})" for kind, member in (("GSI", "GlobalSecondaryIndexes"),
+                                                                          ("LSI", "LocalSecondaryIndexes"))
+                   for index in table.get(member) or []]
+        rows.append([table["TableName"], _key(table["KeySchema"], types), ", ".join(indexes) or "-",
+                     f"{table.get('ItemCount', 0):,}"])
+    return tabulate(rows, headers=["table", "key", "indexes", "items"], tablefmt="plain", disable_numparse=True,
+                    colalign=("left", "left", "left", "right"))
+
+
+def human_bytes(size: int) -> str:
+    """``812 B``, ``14.2 KB``, ``3.1 MB``: sizes in DynamoDB's units (1 KB = 1,024 bytes)."""
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:,} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+# A partition-key value holding at least this share of at least SKEW_ITEMS items is flagged: its
+# partition takes that share of every read and write of the table or index (a hot key in waiting).
+SKEW_SHARE = 0.10
+SKEW_ITEMS = 100
+
+
+def spread_lines(spread: dict) -> list:
+    """How items spread over partition-key values, per table and index, skewed ones flagged."""
+    lines = []
+    for name, (values, items, largest, most) in spread.items():
+        if not items:
+            continue
+        share = most / items
+        text = (f"{name or 'table'}: {values:,} partition-key value{'s' if values != 1 else ''} for {items:,} "
+                f"item{'s' if items != 1 else ''}; the largest ({_literal(largest)}) holds {share:.0%}")
+        if share >= SKEW_SHARE and items >= SKEW_ITEMS:
+            text += f" -- skewed: one partition takes {share:.0%} of its reads and writes"
+        lines.append(text)
+    return lines
+
+
+def _literal(value) -> str:
+    """A key value as PartiQL writes it: 'text', 42, or binary as hex."""
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, (bytes, bytearray)):
+        return f"x'{bytes(value).hex()}'"
+    return str(value)
+
+
+def render_description(table: dict, spread: dict | None = None) -> str:
+    """A DynamoDB TableDescription (plus our ``Partitions``) as text; ``spread`` (``Connection.key_spread``)
+    adds how the items spread over partition-key values."""
     from tabulate import tabulate  # why: ~30 ms to import; only .describe and tables need it
 
     types = {d["AttributeName"]: d["AttributeType"] for d in table.get("AttributeDefinitions", [])}
     lines = [f"Table {table['TableName']} ({table.get('TableStatus', 'ACTIVE')})",
              f"  key:      {_key(table['KeySchema'], types)}",
              f"  billing:  {_billing(table)}",
-             f"  items:    {table.get('ItemCount', 0)}",
-             f"  size:     {table.get('TableSizeBytes', 0)} bytes"]
+             f"  items:    {table.get('ItemCount', 0):,}",
+             f"  size:     {human_bytes(table.get('TableSizeBytes', 0))}"]
     indexes = _index_rows(table, types)
     if indexes:
-        headers = ["", "name", "key", "projection", "items", "provisioned"]
-        lines += ["Indexes:", _indent(tabulate(indexes, headers=headers[:len(indexes[0])], tablefmt="plain"))]
+        headers = ["", "name", "key", "projection", "items", "size", "provisioned"]
+        width = len(indexes[0])
+        lines += ["Indexes:", _indent(tabulate(indexes, headers=headers[:width], tablefmt="plain",
+                                               disable_numparse=True,
+                                               colalign=("left",) * 4 + ("right",) * (width - 4)))]
+    if spread:
+        found = spread_lines(spread)
+        if found:
+            lines += ["Partition keys:"] + [f"  {line}" for line in found]
     partitions = table.get("Partitions") or []
     if partitions:
-        rows = [[p["Partition"], _hash_range(p["KeyHashRange"]), p["ItemCount"], p["SizeBytes"]]
+        rows = [[p["Partition"], _hash_range(p["KeyHashRange"]), f"{p['ItemCount']:,}", human_bytes(p["SizeBytes"])]
                 for p in partitions]
         lines += ["Partitions:", _indent(tabulate(rows, headers=["partition", "key hash range", "items",
-                                                                "bytes"], tablefmt="plain"))]
+                                                                "size"], tablefmt="plain",
+                                                  colalign=("right", "left", "right", "right")))]
     return "\n".join(lines)

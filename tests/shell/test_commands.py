@@ -32,9 +32,14 @@ def test_completion_offers_every_command_from_the_registry(music):
     assert {c.name for c in commands.commands()} <= offered
 
 
+TABLES = ("table    key                               indexes         items\n"
+          "Music    Artist S HASH, SongTitle S RANGE  ByYear (GSI)        3\n")
+
+
 @pytest.mark.parametrize("line, out", [
-    (".tables", "Music\n"),
-    ("\\dt", "Music\n"),
+    (".tables", TABLES),
+    ("\\dt", TABLES),
+    (".tables -q", "Music\n"),
 ])
 def test_tables(make_session, music, line, out):
     session, streams = make_session(music)
