@@ -11,6 +11,8 @@ of its file failed.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 from typing import Callable
 
@@ -21,6 +23,7 @@ from .config import FORMATS, SCAN_POLICIES, ConfigError
 from . import heat, helptext, knobs
 from .diagnostics import ShellError
 from .explain import render_description, render_tables
+from .schema import create_request, create_statement
 from .formatting import literal
 
 PREFIXES = (".", "\\")
@@ -160,6 +163,24 @@ def _describe(session, argument: str) -> None:
         return _tables(session, argument)
     name = argument.strip('"')
     session.show(render_description(session.db.describe(name), session.db.key_spread(name)))
+
+
+@command(".schema", "[TABLE] [--format json]", "the statement that recreates TABLE (every table without one); "
+         "--format json: DynamoDB's CreateTable request instead", argument="table")
+def _schema(session, argument: str) -> None:
+    words = argument.split()
+    as_json = words[-2:] == ["--format", "json"]
+    if as_json:
+        words = words[:-2]
+    if len(words) > 1 or "--format" in words:
+        raise ShellError(".schema takes a table name and --format json, nothing else")
+    names = [words[0].strip('"')] if words else session.catalog.tables()
+    descriptions = [session.db.describe(table) for table in names]
+    if as_json:
+        requests = [create_request(d) for d in descriptions]
+        session.show(json.dumps(requests[0] if words else requests, indent=2))
+    else:
+        session.show("\n\n".join(create_statement(d) for d in descriptions) or "(no tables)")
 
 
 @command(".format", "[FORMAT]", f"show or set the output format ({', '.join(FORMATS)})", aliases=(".mode",),
