@@ -73,7 +73,7 @@ def test_a_paste_of_two_statements_runs_both_in_order(shell):
 
 
 def test_ctrl_c_clears_the_line(shell):
-    _, out, _ = shell("SELECT * FROM Mus", CTRL_C, ".tables", ENTER)
+    _, out, _ = shell("SELECT * FROM Mus", CTRL_C, ".tables -q", ENTER)
     assert out.splitlines()[2:] == ["Music"]
 
 
