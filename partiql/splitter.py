@@ -80,3 +80,21 @@ def is_complete(buffer: str) -> bool:
         elif kind == "quoted" or piece.strip():
             complete = False
     return complete
+
+
+_OPEN = {"'": re.compile(r"'(?:[^']|'')*'"), '"': re.compile(r'"(?:[^"]|"")*"')}
+
+
+def open_quote(text: str) -> str | None:
+    """What ``text`` ends inside of: ``'`` (a string), ``"`` (a quoted name), ``/*`` (a comment) or None."""
+    last = None
+    for kind, start, end in _pieces(text):
+        last = (kind, start, end)
+    if last is None or last[0] not in ("quoted", "comment"):
+        return None
+    kind, start, end = last
+    piece = text[start:end]
+    if kind == "comment":
+        return "/*" if piece.startswith("/*") and (len(piece) < 4 or not piece.endswith("*/")) else None
+    closed = _OPEN[piece[0]].fullmatch(piece)
+    return None if closed else piece[0]

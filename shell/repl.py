@@ -11,6 +11,7 @@ clears the line, Ctrl-D leaves).
 from __future__ import annotations
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.enums import DEFAULT_BUFFER, EditingMode
 from prompt_toolkit.filters import emacs_mode, has_focus, vi_navigation_mode
@@ -20,7 +21,7 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.styles import Style
 
 import partiql
-from partiql.splitter import is_complete
+from partiql.splitter import is_complete, open_quote
 
 from . import config
 from .completer import ShellCompleter
@@ -29,6 +30,20 @@ from .lexer import PartiQLLexer, style_rules
 
 PROMPT = "partiql> "
 CONTINUATION = "    ...> "
+
+
+def continuation_for(before: str) -> str:
+    """The prompt of a line that follows ``before``: psql's ``'>`` inside an open string (``">`` in a
+    quoted name, ``*>`` in a comment), so an unclosed quote is seen before it swallows the ``;``."""
+    inside = open_quote(before)
+    mark = {"'": "'", '"': '"', "/*": "*"}.get(inside, "")
+    return f"...{mark}> ".rjust(len(CONTINUATION))
+
+
+def continuation(width: int, line_number: int, wrap_count: int) -> str:
+    """prompt_toolkit's continuation callback: the text above line ``line_number`` decides."""
+    lines = get_app().current_buffer.document.text.split("\n")
+    return continuation_for("\n".join(lines[:line_number]) + "\n")
 
 
 def banner(database: str | None) -> str:
@@ -77,7 +92,7 @@ def build_prompt(session, input=None, output=None) -> PromptSession:
     """The prompt_toolkit session for ``session``'s settings (``input``/``output`` for tests)."""
     settings = session.settings
     return PromptSession(
-        message=PROMPT, multiline=True, prompt_continuation=CONTINUATION,
+        message=PROMPT, multiline=True, prompt_continuation=continuation,
         lexer=PygmentsLexer(PartiQLLexer), style=Style.from_dict(style_rules(settings.colors)),
         completer=ShellCompleter(session.catalog), complete_while_typing=True,
         auto_suggest=AutoSuggestFromHistory(), history=_history(), key_bindings=key_bindings(),

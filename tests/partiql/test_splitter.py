@@ -2,7 +2,7 @@
 
 import pytest
 
-from partiql.splitter import is_complete, split_statements
+from partiql.splitter import is_complete, open_quote, split_statements
 
 SPLITS = [
     ("", []),
@@ -68,3 +68,20 @@ def test_bare_help_quit_exit_are_lines_of_their_own(script, pieces):
 @pytest.mark.parametrize("buffer, complete", [("quit", True), ("exit;", True), ("help", True), ("quitter", False)])
 def test_bare_words_complete_a_buffer(buffer, complete):
     assert is_complete(buffer) is complete
+
+
+@pytest.mark.parametrize("text, inside", [
+    ("SELECT 1", None),
+    ("SELECT * FROM T WHERE a = 'it''s", "'"),
+    ("SELECT 'a' ", None),
+    ("x = ''", None),
+    ("'abc''", "'"),                  # an escaped quote keeps the string open
+    ('SELECT "ab', '"'),
+    ('SELECT "a""b"', None),
+    ("SELECT /* x", "/*"),
+    ("SELECT /* x */", None),
+    ("SELECT 1 -- it's", None),       # a quote in a line comment opens nothing
+    ("SELECT '-- not a comment", "'"),
+])
+def test_open_quote(text, inside):
+    assert open_quote(text) == inside

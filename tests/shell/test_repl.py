@@ -118,3 +118,15 @@ def test_the_scan_question_takes_one_line_and_a_yes_is_not_warned_again(shell):
     assert ran(out, "SCAN of Music") == ["1 item (3 scanned) · SCAN of Music · 0.5 RCU"]
     assert ran(out, "Query on Music") == ["1 item · Query on Music · 0.5 RCU"]
     assert ran(out, "reads the whole") == []  # the question said it; the answer was yes
+
+
+@pytest.mark.parametrize("above, prompt", [
+    ("SELECT *\n", "    ...> "),
+    ("SELECT * FROM Music WHERE Artist = 'Ac\n", "   ...'> "),
+    ('SELECT * FROM "Mus\n', '   ..."> '),
+    ("SELECT * /* why\n", "   ...*> "),
+])
+def test_the_continuation_prompt_shows_an_open_quote(make_session, music, above, prompt):
+    assert repl.continuation_for(above) == prompt
+    session, _ = make_session(music, interactive=True)
+    assert repl.build_prompt(session).prompt_continuation is repl.continuation  # what the REPL draws with
