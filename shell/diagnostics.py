@@ -61,13 +61,37 @@ def message(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+# An over-long statement line shows this many characters around the error, a message this many.
+LINE_WINDOW = 100
+MESSAGE_KEPT = 400
+ELLIPSIS = "…"
+
+
 def caret_lines(statement: str, line: int, column: int, length: int | None) -> list:
-    """The statement's ``line`` and a caret as wide as the token at ``column`` (1-based)."""
+    """The statement's ``line`` and a caret as wide as the token at ``column`` (1-based); a line
+    longer than ``LINE_WINDOW`` is cut to the window around the token, an ellipsis where it was cut."""
     lines = statement.splitlines() or [""]
     text = lines[min(line, len(lines)) - 1]
-    lead = "".join(c if c == "\t" else " " for c in text[:column - 1])
     width = max(1, min(length or 1, len(text) - column + 1))
+    if len(text) > LINE_WINDOW:
+        start = max(0, min(column - 1 - LINE_WINDOW // 2, len(text) - LINE_WINDOW))
+        end = start + LINE_WINDOW
+        head, tail = (ELLIPSIS if start else ""), (ELLIPSIS if end < len(text) else "")
+        column -= start - len(head)
+        text = head + text[start:end] + tail
+        width = min(width, len(text) - column + 1)
+    lead = "".join(c if c == "\t" else " " for c in text[:column - 1])
     return [text, lead + "^" * width]
+
+
+def elided(text: str, kept: int = MESSAGE_KEPT) -> str:
+    """``text``, its middle elided past ``kept`` characters (DynamoDB quotes a whole over-long
+    statement in its message; the shell shows its start and end, and how much it left out)."""
+    if len(text) <= kept:
+        return text
+    left = kept * 2 // 3
+    right = kept - left
+    return f"{text[:left]} {ELLIPSIS} ({len(text) - kept:,} characters) {ELLIPSIS} {text[-right:]}"
 
 
 def error_fragments(error: Exception, statement: str, where: Where | None = None) -> list:
@@ -77,7 +101,7 @@ def error_fragments(error: Exception, statement: str, where: Where | None = None
         return [("error", f"{head}{error}")]
     line, column = getattr(error, "line", None), getattr(error, "column", None)
     if line is None or column is None:
-        return [("error", f"{head}{kind(error)}"), ("", f": {message(error)}")]
+        return [("error", f"{head}{kind(error)}"), ("", f": {elided(message(error))}")]
     text, caret = caret_lines(statement, line, column, getattr(error, "length", None))
-    return [("error", f"{head}{kind(error)} at {line}:{column}"), ("", f": {message(error)}\n  {text}\n"),
+    return [("error", f"{head}{kind(error)} at {line}:{column}"), ("", f": {elided(message(error))}\n  {text}\n"),
             ("caret", f"  {caret}")]

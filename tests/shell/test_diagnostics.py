@@ -53,6 +53,18 @@ def test_scripts_name_the_source_and_line():
         "-e:1: ConditionalCheckFailedException: The conditional request failed")
 
 
+def test_an_over_long_message_is_elided_in_the_middle():
+    from partiql.engine.errors import ValidationException
+    statement = "SELECT * FROM T WHERE " + " AND ".join(f"a{i} = {i}" for i in range(2000))
+    text = rendered(ValidationException(f"1 validation error detected: Value '{statement}' at 'statement' "
+                                        "failed to satisfy constraint: Member must have length less than or "
+                                        "equal to 8192"))
+    assert len(text) < 500
+    assert text.startswith("ValidationException: 1 validation error detected: Value 'SELECT * FROM T WHERE a0 = 0")
+    assert text.endswith("Member must have length less than or equal to 8192")
+    assert " … (" in text and " characters) … " in text
+
+
 def test_our_bugs_are_reported_not_raised():
     assert rendered(KeyError("x")) == "internal error: KeyError: 'x'"
 
@@ -63,6 +75,10 @@ def test_our_bugs_are_reported_not_raised():
     ("abc", 1, 4, 1, ["abc", "   ^"]),              # the end of input
     ("\tab cd", 1, 5, None, ["\tab cd", "\t   ^"]),  # tabs kept so the caret lines up
     ("a\nbb", 2, 2, 1, ["bb", " ^"]),
+    # an over-long line: the window of 100 characters around the token, cut ends marked
+    ("x" * 300 + " BAD " + "y" * 300, 1, 302, 3, ["…" + "x" * 49 + " BAD " + "y" * 46 + "…", " " * 51 + "^^^"]),
+    ("BAD " + "y" * 300, 1, 1, 3, ["BAD " + "y" * 96 + "…", "^^^"]),
+    ("x" * 300 + " BAD", 1, 302, 3, ["…" + "x" * 96 + " BAD", " " * 98 + "^^^"]),
 ])
 def test_caret_lines(statement, line, column, length, expected):
     assert caret_lines(statement, line, column, length) == expected
