@@ -3,7 +3,8 @@
     report = db.import_items("Music", "music.csv")                 # all or nothing
     report = db.import_items("Music", "dump.json.gz", continue_on_error=True)
     report.imported, report.errors                                  # 998, [(7, "…"), (31, "…")]
-    db.export_items("Music", "music.jsonl")
+    db.export_items("Music", "music.jsonl")                         # DynamoDB JSON lines: lossless
+    db.export_items("Music", "plain.jsonl", "json")                 # plain: report.warnings says what changed
 
 An import reads and validates every row first (DynamoDB's own checks:
 keys, types, sizes, index keys, by the engine's write path), then applies
@@ -16,7 +17,9 @@ would. Files ending in ``.gz`` are read and written gzipped.
 
 ``progress(stage, done, total)`` is called every ``PROGRESS_EVERY`` rows:
 stage "read" counts bytes of the file, "write" counts items (validated
-against the table, then written: the last call is (total, total)).
+against the table, then written: the last call is (total, total)), and
+"commit" comes once, just before the one storage transaction. The report
+says how long it took and the write units the same PutItems would cost.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import gzip
 import io
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,9 +55,15 @@ class ImportReport:
     imported: int = 0
     replaced: int = 0  # rows whose key an earlier row of the file also had
     errors: list = field(default_factory=list)  # [(line, reason)]
+    seconds: float = 0.0      # from the first row read to the commit
+    write_units: float = 0.0  # what the same writes cost DynamoDB (PutItem each: table and indexes)
 
     def __str__(self) -> str:
-        text = f"imported {self.imported} item{'s' * (self.imported != 1)} into {self.table} from {self.path}"
+        text = f"imported {self.imported:,} item{'s' * (self.imported != 1)} into {self.table} from {self.path}"
+        if self.seconds:
+            text += f" in {self.seconds:,.1f} s ({self.imported / self.seconds:,.0f} items/s)"
+        if self.imported:
+            text += f"; as PutItems DynamoDB would charge {self.write_units:,.0f} WCU"
         if self.errors:
             text += f"; {len(self.errors)} bad row{'s' * (len(self.errors) != 1)} skipped"
         return text + "".join(f"\n  {line}" for line in describe_errors(self.errors))
@@ -67,9 +77,11 @@ class ExportReport:
     path: str
     format: str
     exported: int = 0
+    warnings: list = field(default_factory=list)  # what a plain format could not keep
 
     def __str__(self) -> str:
-        return f"exported {self.exported} item{'s' * (self.exported != 1)} of {self.table} to {self.path}"
+        return (f"exported {self.exported:,} item{'s' * (self.exported != 1)} of {self.table} to {self.path} "
+                f"({self.format})")
 
 
 class TransferError(ValueError):
@@ -117,10 +129,13 @@ def import_format(path: str, format: str | None = None):
 
 
 def export_format(path: str, format: str | None = None):
-    """The format to write ``path`` with: as named, by suffix, else DynamoDB JSON."""
+    """The format to write ``path`` with: as named, else by suffix (.csv), else DynamoDB JSON: a
+    JSON-lines suffix (.jsonl) gets DynamoDB JSON lines too, which keep every type; plain JSON lines
+    only when asked for by name."""
     if format is not None:
         return _named(format)
-    return _by_suffix(path) or FORMATS[DEFAULT_EXPORT]
+    found = _by_suffix(path)
+    return found if found is not None and not found.json_lines else FORMATS[DEFAULT_EXPORT]
 
 
 def _sniff(path: str) -> str:
@@ -185,8 +200,11 @@ def import_items(engine, table_name: str, path, format: str | None = None, *, co
         raise ValueError(f"types do not apply to {chosen.name}: its values carry their types")
     context = Context(table.spec, check_types(types or {}))
     report = ImportReport(table_name, path, chosen.name)
+    started = time.perf_counter()
     with collector_paused():
-        return _import(engine, table, chosen.read, context, report, continue_on_error, progress)
+        _import(engine, table, chosen.read, context, report, continue_on_error, progress)
+    report.seconds = time.perf_counter() - started
+    return report
 
 
 def _import(engine, table, read, context: Context, report: ImportReport, continue_on_error: bool,
@@ -205,8 +223,11 @@ def _import(engine, table, read, context: Context, report: ImportReport, continu
         mutations = _prepare(table, staged, report, progress)
         if report.errors and not continue_on_error:
             raise TransferError(_failure(report), report)
+        if progress:
+            progress("commit", len(mutations), len(mutations))
         engine.apply(mutations)  # one storage transaction for the whole file
     report.imported = len(mutations)
+    report.write_units = sum(mutation.consumed.write_units for mutation in mutations)
     if progress:
         progress("write", len(mutations), len(mutations))
     return report
@@ -272,4 +293,33 @@ def export_items(engine, table_name: str, path, format: str | None = None, *, pr
         items = [record.item for record in table.store.scan(MAIN)]
     context = Context(table.spec, progress=progress)
     _write_file(path, lambda text: chosen.write(text, items, context))
-    return ExportReport(table_name, path, chosen.name, len(items))
+    report = ExportReport(table_name, path, chosen.name, len(items))
+    if chosen.name != DEFAULT_EXPORT:
+        report.warnings = _plain_losses(items, chosen.name)
+    return report
+
+
+# The engine's values a plain format writes as something else, and what they become there.
+_LOSSY = ((frozenset, "sets (SS, NS, BS)", "lists"), (bytes, "binary values (B)", "base64 strings"))
+
+
+def _plain_losses(items: list, format: str) -> list:
+    """What writing ``items`` as ``format`` loses: how many items hold sets or binary anywhere."""
+    counts = dict.fromkeys((kind for kind, _, _ in _LOSSY), 0)
+    for item in items:
+        found = set()
+        stack = list(item.values())
+        while stack and len(found) < len(counts):
+            value = stack.pop()
+            kind = type(value)
+            if kind in counts:
+                found.add(kind)
+            elif kind is dict:
+                stack.extend(value.values())
+            elif kind is list:
+                stack.extend(value)
+        for kind in found:
+            counts[kind] += 1
+    return [f"{count:,} item{'s' * (count != 1)} hold {what}: {format} writes them as {becomes}, which an import "
+            f"reads back as {becomes} unless it declares their types (ddb-json keeps them)"
+            for kind, what, becomes in _LOSSY if (count := counts[kind])]

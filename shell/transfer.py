@@ -112,13 +112,18 @@ def parse(argument: str, direction: str) -> Request:
 
 # --------------------------------------------------------------- running
 
+STAGES = {
+    "read": lambda file, done, total: f"reading {file} {bar(done >> 10, total >> 10)} KB",
+    "write": lambda file, done, total: f"writing {file} {bar(done, total)} items",
+    "commit": lambda file, done, total: f"committing {total:,} items to the database…",
+}
+
+
 def progress_reporter(progress: Progress, file: str) -> Callable:
     """A ``progress(stage, done, total)`` callback drawing a bar through the shell's Progress."""
     def report(stage: str, done: int, total: int) -> None:
-        if progress.wanted:  # "read" counts bytes of the file, "write" items
-            text = f"reading {file} {bar(done >> 10, total >> 10)} KB" if stage == "read" else \
-                f"writing {file} {bar(done, total)} items"
-            progress.show(text)
+        if progress.wanted:  # "read" counts bytes of the file, "write" items, "commit" once
+            progress.show(STAGES[stage](file, done, total))
     return report
 
 
@@ -143,6 +148,8 @@ def run_export(db, request: Request, progress: Progress, say: Callable) -> bool:
     report = _attempt(go, progress, say, request.file)
     if report is not None:
         say(str(report), "status")
+        for warning in report.warnings:
+            say(f"warning: {warning}", "warning")
     return report is not None
 
 
@@ -198,8 +205,8 @@ class MetaCommand:
 META_COMMANDS = (
     MetaCommand(".import", IMPORT_USAGE, "load items from FILE (ddb-json, json or csv) into TABLE",
                 import_command, "file"),
-    MetaCommand(".export", EXPORT_USAGE, "write every item of TABLE to FILE (by its suffix: .csv, "
-                ".jsonl, else ddb-json)", export_command, "table"),
+    MetaCommand(".export", EXPORT_USAGE, "write every item of TABLE to FILE (DynamoDB JSON lines, "
+                "lossless; .csv or --format json/csv for plain ones)", export_command, "table"),
 )
 
 

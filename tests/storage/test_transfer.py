@@ -68,17 +68,26 @@ def test_ddb_json_is_what_dynamodbs_export_to_s3_writes(db, tmp_path):
         {"pk": "bare", "sk": Decimal(8)}, {"pk": "s3", "sk": Decimal(7), "tags": frozenset({"a"})}]
 
 
-@pytest.mark.parametrize("name,format", [("out.jsonl", "json"), ("out.csv", "csv"), ("out.csv.gz", "csv")])
-def test_plain_json_and_csv_round_trip_strings_and_numbers(db, tmp_path, name, format):
+@pytest.mark.parametrize("name,asked,format", [
+    ("out.jsonl", "json", "json"), ("out.csv", None, "csv"), ("out.csv.gz", None, "csv"),
+    ("out.jsonl", None, "ddb-json"),  # a JSON-lines suffix alone gets the lossless format
+])
+def test_plain_json_and_csv_round_trip_strings_and_numbers(db, tmp_path, name, asked, format):
     _load(db, "Items", ITEMS)
-    assert db.export_items("Items", tmp_path / name).format == format
+    assert db.export_items("Items", tmp_path / name, asked).format == format
     assert db.import_items("Copy", tmp_path / name).imported == 3
     assert _items(db, "Copy") == _items(db, "Items")
 
 
 def test_plain_json_writes_exact_numbers_and_reads_declared_types(db, tmp_path):
     _load(db, "Items", [RICH, {"pk": "n", "sk": Decimal(1), "big": Decimal("12345678901234567890.123456789")}])
-    db.export_items("Items", tmp_path / "out.jsonl")
+    report = db.export_items("Items", tmp_path / "out.jsonl", "json")
+    assert report.warnings == [
+        "1 item hold sets (SS, NS, BS): json writes them as lists, which an import reads back as lists unless "
+        "it declares their types (ddb-json keeps them)",
+        "1 item hold binary values (B): json writes them as base64 strings, which an import reads back as "
+        "base64 strings unless it declares their types (ddb-json keeps them)"]
+    assert db.export_items("Items", tmp_path / "all.jsonl").warnings == []  # ddb-json loses nothing
     lines = (tmp_path / "out.jsonl").read_text().splitlines()
     assert '"big":12345678901234567890.123456789' in lines[0] + lines[1]
     types = {"b": "B", "ss": "SS", "ns": "NS", "bs": "BS"}
@@ -234,14 +243,25 @@ def test_unknown_table_format_types_or_file(db, tmp_path):
 
 # ------------------------------------------------------------ progress, files
 
+def test_an_import_reports_its_time_rate_and_the_write_units_dynamodb_would_charge(db, tmp_path):
+    source = tmp_path / "rows.jsonl"
+    source.write_text('{"pk": "a", "sk": 1}\n{"pk": "b", "sk": 2, "pad": "%s"}\n' % ("x" * 1500))
+    report = db.import_items("Items", source)
+    assert report.write_units == 1 + 2  # W(b) of each item as a PutItem: 1 KB units
+    assert report.seconds > 0
+    text = str(report)
+    assert text.startswith(f"imported 2 items into Items from {source} in ")
+    assert " items/s); as PutItems DynamoDB would charge 3 WCU" in text
+
+
 def test_progress_is_reported_while_reading_and_writing(db, tmp_path):
     source = tmp_path / "many.jsonl"
     source.write_text("".join(f'{{"pk": "p{n}", "sk": {n}}}\n' for n in range(2500)))
     calls = []
     db.import_items("Items", source, progress=lambda *call: calls.append(call))
     stages = [stage for stage, _, _ in calls]
-    assert stages.count("read") == 2 and stages[-2:] == ["write", "write"]
-    assert calls[-1] == ("write", 2500, 2500)
+    assert stages == ["read", "read", "write", "write", "commit", "write"]  # says so before it commits
+    assert calls[-2:] == [("commit", 2500, 2500), ("write", 2500, 2500)]
     read = [call for call in calls if call[0] == "read"]
     assert all(0 < done <= total == source.stat().st_size for _, done, total in read)
     calls.clear()
