@@ -1,9 +1,11 @@
 """Run one statement page by page, so Ctrl-C can stop it between pages.
 
 ``collect`` follows every page of a statement (``db.pages``), reports
-progress, and stops after the current page when Ctrl-C was pressed; the
-pages read so far are put together into one ``Result`` so the status line
-can still say what was spent. A second Ctrl-C interrupts at once.
+progress, and stops after the current page when Ctrl-C was pressed (saying
+so at once, even before the first progress line is due); the pages read so
+far are put together into one ``Result`` so the status line can still say
+what was read and spent. A second Ctrl-C stops at once, and the status line
+still says what the pages that came back read and spent.
 """
 
 from __future__ import annotations
@@ -22,16 +24,20 @@ class Cancelled(Exception):
 
 
 class Interrupt:
-    """While active, the first SIGINT only sets ``requested``; the next raises KeyboardInterrupt."""
+    """While active, the first SIGINT only sets ``requested`` (and calls ``noticed``); the next
+    raises KeyboardInterrupt."""
 
-    def __init__(self):
+    def __init__(self, noticed=None):
         self.requested = False
+        self.noticed = noticed
         self._previous = None
 
     def _handle(self, signum, frame):
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True
+        if self.noticed is not None:
+            self.noticed()
 
     def __enter__(self) -> "Interrupt":
         if threading.current_thread() is threading.main_thread():
@@ -48,7 +54,9 @@ def _capacity(pages: list) -> ConsumedCapacity:
 
 
 def merge(pages: list) -> Result:
-    """Pages of one statement as one Result: items, counts and capacity summed."""
+    """Pages of one statement as one Result: items, counts and capacity summed (none: an empty one)."""
+    if not pages:
+        return Result()
     first = pages[0]
     return Result(items=[item for page in pages for item in page.items],
                   count=sum(page.count for page in pages),
@@ -69,13 +77,18 @@ def collect(db, statement: str, progress, parameters=None, consistent: bool = Fa
     """Run ``statement`` through all its pages (or until Ctrl-C) and put them together."""
     started = time.perf_counter()
     pages = []
-    with Interrupt() as interrupt:
-        for page in db.pages(statement, parameters, consistent_read=consistent):
-            pages.append(page)
-            if interrupt.requested:
-                break
-            if progress.wanted:
-                progress.show(_progress_text(pages))
+    stopping = "stopping after this page (Ctrl-C again stops at once)"
+    with Interrupt(lambda: progress.flash(stopping)) as interrupt:
+        try:
+            for page in db.pages(statement, parameters, consistent_read=consistent):
+                pages.append(page)
+                if interrupt.requested:
+                    break
+                if progress.wanted:
+                    progress.show(_progress_text(pages))
+        except KeyboardInterrupt:
+            if not pages:
+                raise  # nothing came back: nothing to report
     return Run(statement, merge(pages), time.perf_counter() - started, len(pages), interrupt.requested)
 
 

@@ -52,6 +52,12 @@ class Progress:
         self.drawn = True
         self.due = self.clock() + REDRAW
 
+    def flash(self, text: str) -> None:
+        """Draw ``text`` now, delay or not (an answer to a key the user just pressed)."""
+        self.text = text
+        if self.enabled:
+            self._draw()
+
     def clear(self) -> None:
         """Erase the line if it is drawn."""
         if self.drawn:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
+import signal
 
 import pytest
 
 import partiql
-from partiql.shell.execution import Cancelled, merge
+from partiql.shell.execution import Cancelled, collect, merge
 from partiql.shell.progress import Progress, bar
 
 SCRIPT = """\
@@ -122,6 +123,32 @@ def test_ctrl_c_stops_between_pages_and_reports_what_was_read(make_session, fake
     assert streams.out.getvalue().splitlines() == ['{"pk": "a"}', '{"pk": "b"}']
     assert streams.err.getvalue() == "cancelled after 2 pages · 2 items · SCAN of T\n"
     assert len(session.db.statements) == 1
+
+
+def test_a_second_ctrl_c_stops_at_once_and_still_reports_what_came_back(make_session, fake_db, scan_page):
+    pages = [scan_page([{"pk": "a"}]), scan_page([{"pk": "b"}], None)]
+    db = fake_db(pages)
+
+    def pressed_twice_during_the_second_page(statement, parameters=None, consistent_read=False):
+        yield pages[0]
+        signal.raise_signal(signal.SIGINT)  # "stopping after this page"
+        signal.raise_signal(signal.SIGINT)  # ... and again: at once, the second page never comes back
+        yield pages[1]
+
+    db.pages = pressed_twice_during_the_second_page
+    session, streams = make_session(db, format="jsonl")
+    with pytest.raises(Cancelled):
+        session.run_script("SELECT * FROM T;")
+    assert streams.out.getvalue().splitlines() == ['{"pk": "a"}']
+    assert streams.err.getvalue() == "cancelled after 1 page · 1 item · SCAN of T\n"
+
+
+def test_the_first_ctrl_c_is_answered_at_once_on_a_terminal(fake_db, scan_page):
+    terminal = Terminal()
+    progress = Progress(terminal)  # its first progress line is two seconds away
+    run = collect(fake_db([scan_page([{"pk": "a"}]), scan_page([], None)], interrupt_after=1), "SELECT", progress)
+    assert run.cancelled and run.pages == 1
+    assert "stopping after this page (Ctrl-C again stops at once)" in terminal.getvalue()
 
 
 def test_pages_are_put_together(scan_page):
