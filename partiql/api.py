@@ -175,17 +175,23 @@ class Connection:
             return {None: found.key_spread(), **{index.name: found.key_spread(index)
                                                  for index in found.spec.indexes}}
 
-    def attribute_names(self, table: str, sample: int = 200) -> list[str]:
-        """Key attributes first, then attribute names seen in a sample of items."""
+    def attribute_names(self, table: str, sample: int = 200, path: tuple = ()) -> list[str]:
+        """Key attributes first, then attribute names seen in a sample of items; with ``path``
+        (``("Ship",)``), the keys of the maps found there instead."""
         with self.engine.lock:
             found = self.engine.table(table)
-            names = list(found.spec.key.names)
-            for index in found.spec.indexes:
-                names += [n for n in index.key.names if n not in names]
+            names = [] if path else list(found.spec.key.names)
+            if not path:
+                for index in found.spec.indexes:
+                    names += [n for n in index.key.names if n not in names]
             for count, record in enumerate(found.store.scan(None)):
                 if count >= sample:
                     break
-                names += [n for n in record.item if n not in names]
+                value = record.item
+                for step in path:
+                    value = value.get(step) if isinstance(value, dict) else None
+                if isinstance(value, dict):
+                    names += [n for n in value if n not in names]
         return names
 
     # --------------------------------------------------------- import / export

@@ -57,11 +57,23 @@ class Catalog:
         names = [key["AttributeName"] for schema in schemas for key in schema]
         return list(dict.fromkeys(names))
 
-    def attributes(self, table: str) -> list:
-        """Attribute names: keys first, then names seen in a sample of items."""
-        if table not in self._attributes:
+    def attributes(self, table: str, path: tuple = ()) -> list:
+        """Attribute names: keys first, then names seen in a sample of items; with ``path`` the keys of
+        the maps at that path (``("Ship",)``: what follows ``Ship.``)."""
+        if (table, path) not in self._attributes:
             try:
-                self._attributes[table] = list(self.db.attribute_names(table))
+                self._attributes[(table, path)] = list(self.db.attribute_names(table, path=path))
             except DynamoDBError:
-                self._attributes[table] = []
-        return self._attributes[table]
+                self._attributes[(table, path)] = []
+        return self._attributes[(table, path)]
+
+    def key_roles(self, table: str) -> dict:
+        """Each key attribute's role: ``partition key``, ``sort key``, or an index's (``ByYear key``)."""
+        found = self.description(table)
+        roles = {key["AttributeName"]: "partition key" if key["KeyType"] == "HASH" else "sort key"
+                 for key in found.get("KeySchema") or []}
+        for member in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
+            for index in found.get(member) or []:
+                for key in index["KeySchema"]:
+                    roles.setdefault(key["AttributeName"], f"{index['IndexName']} key")
+        return roles

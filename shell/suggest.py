@@ -20,9 +20,15 @@ from partiql.splitter import is_complete, split_statements
 from . import commands
 from .grammar import feed, keywords
 
-# spec §4.2: condition functions (WHERE) and update functions (SET right-hand sides).
-FUNCTIONS = ("attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains",
-             "size", "list_append", "set_add", "set_delete")
+# spec §4.2: the functions each clause takes -- conditions in WHERE, updates on SET's right-hand side.
+CLAUSE_FUNCTIONS = {
+    "WHERE": ("attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains", "size"),
+    "SET": ("list_append", "set_add", "set_delete"),
+}
+FUNCTIONS = frozenset(name for names in CLAUSE_FUNCTIONS.values() for name in names)
+CLAUSES = frozenset({"SELECT", "FROM", "WHERE", "SET", "REMOVE", "VALUE", "ORDER", "RETURNING"})
+# After these, SET is on its right-hand side (a value, where an update function may stand).
+VALUE_STARTS = frozenset({"EQ", "PLUS", "MINUS", "LPAR", "COMMA"})
 
 # Words the grammar reads only so DynamoDB can refuse them with its own message.
 REFUSED = frozenset({"PIVOT", "DISTINCT", "GROUP", "HAVING", "LIMIT", "OFFSET", "AT", "AS", "LIKE",
@@ -152,15 +158,46 @@ def _wants_table(tokens: list) -> bool:
 
 
 def _names(tokens: list, typed: str, catalog) -> list:
-    """Attributes of the statement's table, and functions in WHERE and SET."""
+    """Attributes of the statement's table (key attributes first, tagged with their role; the map's keys
+    after ``Ship.``), and the functions the clause being typed takes."""
     if tokens and tokens[-1].type in NAME_TERMINALS:  # a name right after a name would be an alias
         return []
     table = _statement_table(tokens)
-    attributes = catalog.attributes(table) if table in catalog.tables() else []
-    names = _matching(attributes, typed, "attribute", quote)
-    if not typed.startswith('"') and any(t.type in ("WHERE", "SET") for t in tokens):
-        names += _matching(FUNCTIONS, typed, "function", lambda f: f + "(")
+    if table not in catalog.tables():
+        table = None
+    path = _path_before(tokens)
+    if path is not None:
+        members = catalog.attributes(table, path) if table else []
+        return _matching(members, typed, "map key", quote)
+    attributes = catalog.attributes(table) if table else []
+    roles = catalog.key_roles(table) if table else {}
+    keyed = [name for name in attributes if name in roles] + [name for name in attributes if name not in roles]
+    prefix = _unquote(typed).lower()
+    names = [Suggestion(quote(name), len(typed), roles.get(name, "attribute"))
+             for name in keyed if name.lower().startswith(prefix)]
+    if not typed.startswith('"'):
+        names += _matching(_functions(tokens), typed, "function", lambda f: f + "(")
     return names
+
+
+def _path_before(tokens: list) -> tuple | None:
+    """The map path a ``.`` just typed follows (``Ship.`` -> ("Ship",), ``a.b.`` -> ("a", "b")), or None."""
+    if not tokens or tokens[-1].type != "DOT":
+        return None
+    path = []
+    position = len(tokens) - 1
+    while position >= 1 and tokens[position].type == "DOT" and tokens[position - 1].type in NAME_TERMINALS:
+        path.append(_unquote(str(tokens[position - 1])))
+        position -= 2
+    return tuple(reversed(path)) if path else None
+
+
+def _functions(tokens: list) -> tuple:
+    """The functions the clause being typed takes: conditions in WHERE, updates on SET's right side."""
+    clause = next((t.type for t in reversed(tokens) if t.type in CLAUSES), None)
+    if clause == "SET" and not (tokens and tokens[-1].type in VALUE_STARTS):
+        return ()  # the left-hand side of SET is a path
+    return CLAUSE_FUNCTIONS.get(clause, ())
 
 
 def _typed(current: str) -> str | None:

@@ -18,6 +18,8 @@ def catalog():
                "GSI (ByYear ON (Released HASH) PROJECTING ALL)")
     db.execute('CREATE TABLE "my-table" (pk S) PRIMARY KEY (pk HASH)')
     db.execute("INSERT INTO Music VALUE {'Artist': 'Acme', 'SongTitle': 'Hi', 'Released': 2024, 'value': 1}")
+    db.execute("INSERT INTO Music VALUE {'Artist': 'Zed', 'SongTitle': 'Ok', "
+               "'Ship': {'City': 'Oslo', 'Zip': '0150', 'Geo': {'Lat': 59, 'Lon': 10}}}")
     return Catalog(db)
 
 
@@ -27,8 +29,11 @@ def offered(text, catalog):
 
 STATEMENT_START = ["ALTER", "CREATE", "DELETE", "DESCRIBE", "DROP", "EXISTS", "EXPLAIN", "FROM", "INSERT",
                    "SELECT", "SHOW", "UPDATE"]
-ATTRIBUTES = [("Artist", 0, "attribute"), ("SongTitle", 0, "attribute"), ("Released", 0, "attribute"),
-              ('"value"', 0, "attribute")]
+# key attributes first, tagged with their role
+ATTRIBUTES = [("Artist", 0, "partition key"), ("SongTitle", 0, "sort key"), ("Released", 0, "ByYear key"),
+              ('"value"', 0, "attribute"), ("Ship", 0, "attribute")]
+WHERE_FUNCTIONS = ["attribute_exists(", "attribute_not_exists(", "attribute_type(", "begins_with(", "contains(",
+                   "size("]
 
 CASES = [
     ("", [(w, 0, "keyword") for w in STATEMENT_START]),
@@ -50,10 +55,20 @@ CASES = [
     ("SELECT * FROM Music ORDER ", [("BY", 0, "keyword")]),
     ("CREATE TABLE x (a ", [("STRING", 0, "keyword"), ("NUMBER", 0, "keyword"), ("BINARY", 0, "keyword")]),
     # attributes of the statement's table, and functions in WHERE / SET
-    ("SELECT * FROM Music WHERE Ar", [("Artist", 2, "attribute")]),
+    ("SELECT * FROM Music WHERE Ar", [("Artist", 2, "partition key")]),
     ("DELETE FROM Music WHERE v", [('"value"', 1, "attribute")]),
     ("SELECT * FROM Music WHERE begins", [("begins_with(", 6, "function")]),
-    ("UPDATE Music SET Released = Rel", [("Released", 3, "attribute")]),
+    ("UPDATE Music SET Released = Rel", [("Released", 3, "ByYear key")]),
+    # only the functions the clause takes: updates on SET's right-hand side, none on its left
+    ("UPDATE Music SET Tags = list", [("list_append(", 4, "function")]),
+    ("UPDATE Music SET Tags = begins", []),
+    ("UPDATE Music SET list", []),
+    ("SELECT * FROM Music WHERE list", []),
+    # the keys of a map after its name and a dot
+    ("SELECT * FROM Music WHERE Ship.", [("City", 0, "map key"), ("Zip", 0, "map key"), ("Geo", 0, "map key")]),
+    ("SELECT * FROM Music WHERE Ship.C", [("City", 1, "map key")]),
+    ("SELECT * FROM Music WHERE Ship.Geo.", [("Lat", 0, "map key"), ("Lon", 0, "map key")]),
+    ("SELECT * FROM Music WHERE Artist.", []),  # a string attribute has no keys
     # nothing inside a string
     ("SELECT * FROM Music WHERE a = 'Ac", []),
     # meta-commands and their arguments
@@ -73,8 +88,9 @@ def test_suggestions(text, expected, catalog):
 
 def test_where_offers_attributes_functions_and_keywords(catalog):
     found = offered("SELECT * FROM Music WHERE ", catalog)
-    assert found[:4] == ATTRIBUTES
-    assert ("attribute_exists(", 0, "function") in found and ("NOT", 0, "keyword") in found
+    assert found[:5] == ATTRIBUTES
+    assert [text for text, _, meta in found if meta == "function"] == WHERE_FUNCTIONS
+    assert ("NOT", 0, "keyword") in found
 
 
 def test_file_paths_after_read(tmp_path, monkeypatch, catalog):
