@@ -77,6 +77,10 @@ def main(argv: list | None = None) -> int:
         from partiql.server.cli import main as serve
 
         return serve(argv[1:])
+    if argv[:1] == ["simulate"]:  # partiql simulate WORKLOAD …
+        from .simulate import main as simulate
+
+        return simulate(argv[1:])
     if argv[:1] and argv[0] in maintenance.COMMANDS:  # partiql check FILE / partiql backup FILE DEST
         return maintenance.main(argv)
     code = transfer.subcommand(argv)  # partiql DATABASE import|export …

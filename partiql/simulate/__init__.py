@@ -1,0 +1,19 @@
+"""``partiql simulate``: an access-pattern workload run against a table design on a virtual clock.
+
+    from partiql.simulate import load, simulate, report
+    outcome = simulate(load("examples/votes.toml"), duration=30)
+    report(outcome)["patterns"][0]["served_share"]     # 0.667: the hot key throttles at its ceiling
+
+``workload`` reads the TOML file, ``generators`` and ``rates`` are what its
+parameters and rates may be, ``runner`` runs it through the real engine in
+``enforce`` mode, ``report`` turns the outcome into data.
+"""
+
+from __future__ import annotations
+
+from .errors import WorkloadError
+from .report import report
+from .runner import Outcome, simulate
+from .workload import Workload, load, parse
+
+__all__ = ["Outcome", "Workload", "WorkloadError", "load", "parse", "report", "simulate"]

@@ -1,0 +1,164 @@
+"""Running a workload: its patterns interleaved in virtual time, through the real engine.
+
+``simulate(workload)`` builds an in-memory database on a ``VirtualClock``
+with the throughput model in ``enforce`` mode, creates the tables, writes
+the seed data (uncharged: before the clock starts), then sends every
+pattern's requests in time order: the clock is set to each request's time,
+its parameters are drawn from the pattern's generators (each pattern has
+its own random generator, seeded from the workload's seed and its
+position: the same seed gives the same run), and the statement runs through
+``Connection.execute``. A throttle is counted with its reason; any other
+error (a failed condition, a duplicate key) as a failure with its code.
+
+It runs as fast as the engine allows; ``progress(done_seconds, duration)``
+is called as virtual time passes, and Ctrl-C (KeyboardInterrupt) stops it:
+the outcome says what ran.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+import partiql
+from partiql.engine.clock import VirtualClock
+from partiql.engine.engine import WriteAction
+from partiql.engine.errors import DynamoDBError
+from partiql.engine.types import from_python
+
+from .errors import WorkloadError
+from .generators import SeededValue
+from .workload import Workload
+
+
+@dataclass
+class PatternStats:
+    """What one pattern asked for and got, in total and per second of virtual time."""
+
+    name: str
+    statement: str
+    seconds: list                      # per second: [requested, served, throttled, failed]
+    reasons: Counter = field(default_factory=Counter)  # throttle reason -> requests
+    errors: Counter = field(default_factory=Counter)   # error code -> requests
+    consumed: float = 0.0              # capacity units the served requests consumed
+
+    def total(self, column: int) -> int:
+        return sum(second[column] for second in self.seconds)
+
+
+@dataclass
+class Outcome:
+    """A finished (or interrupted) simulation: the database it ran on and what each pattern got."""
+
+    workload: Workload
+    db: object                 # the Connection, for the throughput metrics of each table and index
+    patterns: list             # PatternStats, in the workload's order
+    ran: float                 # virtual seconds that ran (the duration, unless interrupted)
+    requests: int
+    interrupted: bool = False
+
+
+REQUESTED, SERVED, THROTTLED, FAILED = range(4)
+
+
+def simulate(workload: Workload, *, duration: float | None = None, seed: int | None = None,
+             progress=None) -> Outcome:
+    """Run ``workload`` (``duration`` / ``seed`` override the file's) and return its ``Outcome``."""
+    duration = workload.duration if duration is None else duration
+    seed = workload.seed if seed is None else seed
+    clock = VirtualClock()
+    db = partiql.connect(throughput="enforce", clock=clock)
+    _build(db, workload, random.Random(seed))
+    stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
+             for p in workload.patterns]
+    rngs = [random.Random(f"{seed}/{n}") for n in range(len(workload.patterns))]
+    queue = []
+    for n, pattern in enumerate(workload.patterns):
+        times = pattern.rate.times(duration)
+        first = next(times, None)
+        if first is not None:
+            queue.append((first, n, times))
+    heapq.heapify(queue)
+    requests, now, reported = 0, 0.0, 0
+    try:
+        while queue:
+            now, n, times = queue[0]
+            clock.set(now)
+            _send(db, workload.patterns[n], rngs[n], now, stats[n].seconds[int(now)], stats[n])
+            requests += 1
+            following = next(times, None)
+            if following is None:
+                heapq.heappop(queue)
+            else:
+                heapq.heapreplace(queue, (following, n, times))
+            if progress is not None and int(now) > reported:
+                reported = int(now)
+                progress(reported, duration)
+    except KeyboardInterrupt:
+        return Outcome(workload, db, stats, now, requests, interrupted=True)
+    # why the clock stays at the last request: the metrics' window ends at the clock's second, and
+    # moving it to ``duration`` would push the first second out of a window of ``duration`` seconds
+    return Outcome(workload, db, stats, duration, requests)
+
+
+def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> None:
+    params = [generator.draw(rng, now) for generator in pattern.params]
+    second[REQUESTED] += 1
+    try:
+        result = db.execute(pattern.statement, params)
+    except DynamoDBError as error:
+        reasons = getattr(error, "throttling_reasons", None)
+        if reasons is not None:
+            second[THROTTLED] += 1
+            stats.reasons.update(reason["reason"] for reason in reasons or [{"reason": error.code}])
+        else:
+            second[FAILED] += 1
+            stats.errors[error.code] += 1
+        return
+    second[SERVED] += 1
+    stats.consumed += result.consumed_capacity.total
+
+
+def _build(db, workload: Workload, rng: random.Random) -> None:
+    """The tables and the seed data, before the clock starts (seed writes are not charged)."""
+    for ddl in workload.tables:
+        try:
+            db.execute(ddl)
+        except DynamoDBError as error:
+            raise WorkloadError(f"{workload.source}: {ddl!r}: {error.message}") from None
+    throughput = db.engine.throughput
+    throughput.mode = "off"
+    try:
+        for seed in workload.seeds:
+            _seed(db, seed, rng, workload.source)
+    finally:
+        throughput.mode = "enforce"
+    _fill_seeded_values(db, workload)
+
+
+def _seed(db, seed, rng, source: str) -> None:
+    if seed.table not in db.table_names():
+        raise WorkloadError(f"{source}: data for {seed.table}, which no statement of tables creates")
+    for _ in range(seed.count):
+        item = {name: generator.draw(rng, 0.0) for name, generator in seed.item.items()}
+        try:  # a PutItem: a generator that repeats a key replaces the earlier item, as DynamoDB would
+            db.engine.write(WriteAction("Put", seed.table, item=from_python(item)))
+        except (DynamoDBError, TypeError, ValueError) as error:
+            raise WorkloadError(f"{source}: a seed item of {seed.table} ({item!r}) was refused: "
+                                f"{getattr(error, 'message', error)}") from None
+
+
+def _fill_seeded_values(db, workload: Workload) -> None:
+    """Give each ``{ item = "T.attr" }`` generator the values the seed items hold."""
+    for pattern in workload.patterns:
+        for generator in pattern.params:
+            if isinstance(generator, SeededValue):
+                if generator.table not in db.table_names():
+                    raise WorkloadError(f"{workload.source}: {pattern.name} draws from {generator.table}, "
+                                        "which no statement of tables creates")
+                with db.engine.lock:
+                    records = db.engine.table(generator.table).store.scan(None)
+                    generator.values = [r.item[generator.attribute] for r in records
+                                        if generator.attribute in r.item]

@@ -1,0 +1,105 @@
+"""``partiql simulate WORKLOAD [--duration S] [--seed N] [--json]``: run a workload, print its report.
+
+The terminal report: per pattern what was requested, served, throttled
+(with the reasons) and failed, with a line of the throttled share per
+second; per table and GSI its partitions' heat over the last minute, top
+keys and advice (``shell.heat``). ``--json`` prints ``partiql.simulate.report``
+instead. A progress bar runs on stderr (on a terminal); Ctrl-C stops the run
+and reports what ran. Exit status: 0, or 1 for a workload that cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from partiql.simulate import WorkloadError, load, report, simulate
+from partiql.simulate.workload import check_duration, check_seed
+
+from . import heat
+from .progress import Progress, bar
+
+HEAT_SECONDS = 60  # the heat picture's columns: the last minute of the run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="partiql simulate", description="Run an access-pattern workload "
+                                     "(a TOML file) against its table design on a virtual clock, with "
+                                     "DynamoDB's partition throughput enforced, and report where it throttles.")
+    parser.add_argument("workload", metavar="WORKLOAD", help="the workload file (TOML; see examples/)")
+    parser.add_argument("--duration", type=float, metavar="S", help="seconds of virtual time (default: the file's)")
+    parser.add_argument("--seed", type=int, metavar="N", help="random seed (default: the file's)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    return parser
+
+
+def main(argv: list) -> int:
+    args = build_parser().parse_args(argv)
+    progress = Progress(sys.stderr, delay=0.5)
+    started = time.perf_counter()
+    try:
+        workload = load(args.workload)
+        duration = None if args.duration is None else check_duration(args.duration, "--duration")
+        seed = None if args.seed is None else check_seed(args.seed, "--seed")
+        outcome = simulate(workload, duration=duration, seed=seed,
+                           progress=lambda done, total: progress.show(
+                               f"simulating {bar(int(done), int(total))} s of virtual time"))
+    except (WorkloadError, OSError) as error:
+        progress.clear()
+        print(f"partiql simulate: {error}", file=sys.stderr)
+        return 1
+    progress.clear()
+    elapsed = time.perf_counter() - started
+    found = report(outcome)
+    if args.json:
+        print(json.dumps(found, indent=2))
+    else:
+        print(render(found, outcome, elapsed))
+    return 0
+
+
+def render(found: dict, outcome, elapsed: float) -> str:
+    """The terminal report."""
+    head = (f"{found['workload']}: {found['ran']:,.0f} s of virtual time, {found['requests']:,} requests "
+            f"(seed {found['seed']}), run in {elapsed:,.1f} s ({found['requests'] / max(elapsed, 1e-9):,.0f} "
+            "requests/s)" + (" -- interrupted" if found["interrupted"] else ""))
+    lines = [head, ""]
+    for pattern in found["patterns"]:
+        lines += _pattern(pattern)
+    for resource in found["resources"]:
+        metrics = outcome.db.engine.throughput.metrics(resource["table"], resource["index"],
+                                                       last=max(1, min(HEAT_SECONDS, int(found["ran"]) or 1)))
+        lines += ["", _capacity(resource), heat.render(metrics, HEAT_SECONDS)]
+    return "\n".join(lines)
+
+
+def _pattern(pattern: dict) -> list:
+    requested = pattern["requested"]
+    share = f" ({pattern['served_share']:.0%})" if requested else ""
+    lines = [f"{pattern['name']}: {requested:,} requested, {pattern['served']:,} served{share}, "
+             f"{pattern['throttled']:,} throttled, {pattern['failed']:,} failed · {pattern['statement']}"]
+    cells = "".join(_share_cell(second) for second in pattern["per_second"])
+    lines.append(f"  throttled share per second |{cells}|")
+    lines += [f"  throttled: {reason} × {count:,}" for reason, count in pattern["reasons"].items()]
+    lines += [f"  failed: {code} × {count:,}" for code, count in pattern["errors"].items()]
+    return lines
+
+
+def _share_cell(second: list) -> str:
+    requested, _, throttled, _ = second
+    if not throttled:
+        return heat.SHADES[0]
+    return heat.SHADES[min(len(heat.SHADES) - 1, 1 + int(throttled / requested * (len(heat.SHADES) - 2)))]
+
+
+def _capacity(resource: dict) -> str:
+    name = resource["table"] if resource["index"] is None else f"{resource['table']} index {resource['index']}"
+    seconds = resource["consumed_per_second"] or [[0.0, 0.0]]
+    average = [sum(second[d] for second in seconds) / len(seconds) for d in (0, 1)]
+    peak = [max(second[d] for second in seconds) for d in (0, 1)]
+    provisioned = resource["provisioned"]
+    against = "on demand" if provisioned is None else f"provisioned {provisioned[0]:,} RCU / {provisioned[1]:,} WCU"
+    return (f"{name} ({against}): consumed {average[0]:,.0f} RCU/s (peak {peak[0]:,.0f}), "
+            f"{average[1]:,.0f} WCU/s (peak {peak[1]:,.0f})")
