@@ -1,4 +1,6 @@
-"""``partiql simulate WORKLOAD [--duration S] [--seed N] [--json]``: run a workload, print its report.
+"""``partiql simulate WORKLOAD [--design FILE]… [--duration S] [--seed N] [--json]``: run a workload,
+print its report; with designs (``--design`` files, or the workload's ``[[design]]`` tables) the same
+traffic runs against each and a side-by-side comparison ends the report.
 
 The terminal report: per pattern what was requested, served, throttled
 (with the reasons) and failed, with a line of the throttled share per
@@ -15,7 +17,7 @@ import json
 import sys
 import time
 
-from partiql.simulate import WorkloadError, load, report, simulate
+from partiql.simulate import WorkloadError, compare, comparison, design_from_file, load, report, simulate
 from partiql.simulate.workload import check_duration, check_seed
 
 from . import heat
@@ -31,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("workload", metavar="WORKLOAD", help="the workload file (TOML; see examples/)")
     parser.add_argument("--duration", type=float, metavar="S", help="seconds of virtual time (default: the file's)")
     parser.add_argument("--seed", type=int, metavar="N", help="random seed (default: the file's)")
+    parser.add_argument("--design", action="append", default=[], metavar="FILE",
+                        help="a table design to compare (CREATE TABLE statements; repeatable)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
 
@@ -43,31 +47,56 @@ def main(argv: list) -> int:
         workload = load(args.workload)
         duration = None if args.duration is None else check_duration(args.duration, "--duration")
         seed = None if args.seed is None else check_seed(args.seed, "--seed")
-        outcome = simulate(workload, duration=duration, seed=seed,
-                           progress=lambda done, total: progress.show(
-                               f"simulating {bar(int(done), int(total))} s of virtual time"))
+        designs = [design_from_file(path) for path in args.design] or workload.designs
+        if designs:
+            outcomes = compare(workload, designs, duration=duration, seed=seed,
+                               progress=lambda design, done, total: progress.show(
+                                   f"simulating {design.name} {bar(int(done), int(total))} s of virtual time"))
+        else:
+            outcomes = [simulate(workload, duration=duration, seed=seed,
+                                 progress=lambda done, total: progress.show(
+                                     f"simulating {bar(int(done), int(total))} s of virtual time"))]
     except (WorkloadError, OSError) as error:
         progress.clear()
         print(f"partiql simulate: {error}", file=sys.stderr)
         return 1
     progress.clear()
     elapsed = time.perf_counter() - started
-    found = report(outcome)
-    if args.json:
-        print(json.dumps(found, indent=2))
+    if designs:
+        found = comparison(outcomes)
+        text = "\n\n".join([render(each, outcome, elapsed / len(outcomes))
+                             for each, outcome in zip(found["designs"], outcomes)] + [render_comparison(found)])
     else:
-        print(render(found, outcome, elapsed))
+        found = report(outcomes[0])
+        text = render(found, outcomes[0], elapsed)
+    print(json.dumps(found, indent=2) if args.json else text)
     return 0
+
+
+def render_comparison(found: dict) -> str:
+    """The designs side by side."""
+    from tabulate import tabulate
+
+    rows = [[row["design"], f"{row['requested']:,}", f"{row['served_share']:.1%}" if row["requested"] else "-",
+             f"{row['throttled']:,}", ", ".join(row["reasons"]) or "-", f"{row['read_units']:,.0f}",
+             f"{row['write_units']:,.0f}",
+             "-" if row["cost_per_million_requests"] is None else f"${row['cost_per_million_requests']:,.2f}"]
+            for row in found["comparison"]]
+    return "designs compared:\n" + tabulate(rows, headers=["design", "requests", "served", "throttled", "why",
+                                                            "RCU", "WCU", "per million requests"],
+                                            tablefmt="plain", disable_numparse=True)
 
 
 def render(found: dict, outcome, elapsed: float) -> str:
     """The terminal report."""
-    head = (f"{found['workload']}: {found['ran']:,.0f} s of virtual time, {found['requests']:,} requests "
+    name = found["workload"] if found.get("design") is None else f"{found['workload']}, design {found['design']}"
+    head = (f"{name}: {found['ran']:,.0f} s of virtual time, {found['requests']:,} requests "
             f"(seed {found['seed']}), run in {elapsed:,.1f} s ({found['requests'] / max(elapsed, 1e-9):,.0f} "
             "requests/s)" + (" -- interrupted" if found["interrupted"] else ""))
     lines = [head, ""]
     for pattern in found["patterns"]:
         lines += _pattern(pattern)
+    lines += [f"advice: {text}" for text in found["advice"]]
     for resource in found["resources"]:
         metrics = outcome.db.engine.throughput.metrics(resource["table"], resource["index"],
                                                        last=max(1, min(HEAT_SECONDS, int(found["ran"]) or 1)))

@@ -12,8 +12,9 @@ parameters and rates may be, ``runner`` runs it through the real engine in
 from __future__ import annotations
 
 from .errors import WorkloadError
-from .report import report
-from .runner import Outcome, simulate
-from .workload import Workload, load, parse
+from .report import comparison, report
+from .runner import Outcome, compare, simulate
+from .workload import Design, Workload, design_from_file, load, parse
 
-__all__ = ["Outcome", "Workload", "WorkloadError", "load", "parse", "report", "simulate"]
+__all__ = ["Design", "Outcome", "Workload", "WorkloadError", "compare", "comparison", "design_from_file", "load",
+           "parse", "report", "simulate"]

@@ -14,6 +14,7 @@ or as an inline table naming one kind, with its options::
     { string = 100 }                              # a random string of 100 characters
     { number = [1, 5000] }                        # a whole number in [1, 5000]
     { item = "Votes.voter" }                      # the attribute of a seeded item, one at random
+    { format = "{}#{}", args = [{ date = true }, { uniform = 10 }] }   # 2026-01-05#7: a sharded key
 
 ``build(spec, where)`` checks the spec and returns a ``Generator``; its
 ``draw(rng, now)`` takes the pattern's random generator (so a seed makes
@@ -56,10 +57,11 @@ class Constant(Generator):
 class Sequence(Generator):
     def __init__(self, template: str | None, start: int):
         self.template = template
-        self.counter = itertools.count(start)
+        self.next = start
 
     def draw(self, rng, now):
-        n = next(self.counter)
+        n = self.next
+        self.next = n + 1
         return n if self.template is None else self.template.format(n)
 
 
@@ -106,6 +108,16 @@ class Number(Generator):
 
     def draw(self, rng, now):
         return rng.randint(self.low, self.high)
+
+
+class Format(Generator):
+    """Other generators' values put into a template (``"{}#{}"``): composite and sharded keys."""
+
+    def __init__(self, template: str, args: list):
+        self.template, self.args = template, args
+
+    def draw(self, rng, now):
+        return self.template.format(*(arg.draw(rng, now) for arg in self.args))
 
 
 class SeededValue(Generator):
@@ -193,6 +205,15 @@ def _item(spec: dict, where: str) -> Generator:
     return SeededValue(*source.split("."))
 
 
+def _format(spec: dict, where: str) -> Generator:
+    template, args = spec["format"], spec.get("args", [])
+    if not isinstance(template, str) or not isinstance(args, list):
+        raise WorkloadError(f"{where}.format takes a template (\"{{}}#{{}}\") and args, a list of generators")
+    if template.count("{}") != len(args):
+        raise WorkloadError(f"{where}.format has {template.count('{}')} {{}} for {len(args)} args")
+    return Format(template, [build(arg, f"{where}.args[{n}]") for n, arg in enumerate(args)])
+
+
 # kind -> (builder, the options it takes besides its own key)
 KINDS = {
     "constant": (lambda spec, where: Constant(spec["constant"]), ()),
@@ -205,6 +226,7 @@ KINDS = {
     "string": (lambda spec, where: Text(_whole(spec["string"], f"{where}.string", 0)), ()),
     "number": (_number_range, ()),
     "item": (_item, ()),
+    "format": (_format, ("args",)),
 }
 
 

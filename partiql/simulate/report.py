@@ -28,9 +28,16 @@ from .runner import FAILED, REQUESTED, SERVED, THROTTLED, Outcome
 
 def report(outcome: Outcome) -> dict:
     """The outcome as plain data (JSON-ready)."""
+    found = _report(outcome)
+    found["advice"] = design_advice(found)
+    return found
+
+
+def _report(outcome: Outcome) -> dict:
     seconds = max(1, int(-(-outcome.ran // 1)))
     return {
         "workload": outcome.workload.source,
+        "design": outcome.workload.design,
         "duration": outcome.workload.duration,
         "ran": outcome.ran,
         "seed": outcome.workload.seed,
@@ -40,6 +47,70 @@ def report(outcome: Outcome) -> dict:
         "resources": [_resource(outcome.db, table, index, seconds)
                       for table in outcome.db.table_names() for index in _indexes(outcome.db, table)],
     }
+
+
+# A read pattern whose requests consume at least this many units each reads big items it may not need.
+EXPENSIVE_READ = 10.0
+# A provisioned direction whose peak stays under this share of its provisioned units is paid for, unused.
+WASTED_SHARE = 0.2
+
+
+def design_advice(found: dict) -> list:
+    """What the design itself should change, beyond each resource's own advice (spec §7): GSI
+    back-pressure, reads made expensive by what they read, provisioned throughput left unused."""
+    out = []
+    for resource in found["resources"]:
+        events = resource["throttle_events"]
+        write_throttles = sum(count for reason, count in events.items()
+                              if reason == "IndexWriteProvisionedThroughputExceeded")
+        if resource["index"] is not None and write_throttles:
+            peak = max((second[1] for second in resource["consumed_per_second"]), default=0)
+            out.append(f"GSI back-pressure: writes to {resource['table']} were refused {write_throttles:,} times "
+                       f"because its index {resource['index']} ran out of write capacity ({resource['provisioned'][1]:,} "
+                       f"WCU for writes that reached {peak:,.0f} WCU/s): give the index the write capacity of the "
+                       "table's writes that reach it")
+        if resource["provisioned"] is not None and not events:
+            for direction, unit in ((0, "RCU"), (1, "WCU")):
+                peak = max((second[direction] for second in resource["consumed_per_second"]), default=0)
+                provisioned = resource["provisioned"][direction]
+                if provisioned and peak < WASTED_SHARE * provisioned:
+                    name = resource["table"] if resource["index"] is None else f"index {resource['index']}"
+                    out.append(f"{name}: {provisioned:,} {unit} provisioned, at most {peak:,.0f} used a second: "
+                               "paid for and unused (lower it, or go on demand)")
+    for pattern in found["patterns"]:
+        if pattern["served"] and pattern["statement"].lstrip()[:6].upper() == "SELECT":
+            each = pattern["consumed"] / pattern["served"]
+            if each >= EXPENSIVE_READ:
+                out.append(f"{pattern['name']}: each request consumes {each:,.1f} RCU: it reads whole items, "
+                           "attributes it may not show included; keep what it shows in a slim table or index "
+                           "(KEYS_ONLY / INCLUDE) and read the large attributes by key when they are needed")
+    return out
+
+
+def comparison(outcomes: list) -> dict:
+    """Several designs under the same traffic: each one's report, and a row each side by side (served
+    share, throttles, units consumed, and with the workload's prices the cost per million requests)."""
+    reports = [report(outcome) for outcome in outcomes]
+    return {"designs": reports, "comparison": [_row(found, outcome.workload.prices)
+                                               for found, outcome in zip(reports, outcomes)]}
+
+
+def _row(found: dict, prices: dict | None) -> dict:
+    requested = sum(p["requested"] for p in found["patterns"])
+    served = sum(p["served"] for p in found["patterns"])
+    reasons: dict = {}
+    for pattern in found["patterns"]:
+        for reason, count in pattern["reasons"].items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    units = [sum(second[d] for resource in found["resources"] for second in resource["consumed_per_second"])
+             for d in (0, 1)]
+    cost = None
+    if prices is not None and requested:
+        cost = round((units[0] * prices["read"] + units[1] * prices["write"]) / requested, 6)
+    return {"design": found["design"], "requested": requested, "served": served,
+            "served_share": round(served / requested, 4) if requested else None,
+            "throttled": sum(p["throttled"] for p in found["patterns"]), "reasons": reasons,
+            "read_units": units[0], "write_units": units[1], "cost_per_million_requests": cost}
 
 
 def _pattern(stats, seconds: int) -> dict:

@@ -17,6 +17,7 @@ the outcome says what ran.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import random
 from collections import Counter
@@ -30,7 +31,7 @@ from partiql.engine.types import from_python
 
 from .errors import WorkloadError
 from .generators import SeededValue
-from .workload import Workload
+from .workload import Design, Workload
 
 
 @dataclass
@@ -64,10 +65,14 @@ REQUESTED, SERVED, THROTTLED, FAILED = range(4)
 
 
 def simulate(workload: Workload, *, duration: float | None = None, seed: int | None = None,
-             progress=None) -> Outcome:
-    """Run ``workload`` (``duration`` / ``seed`` override the file's) and return its ``Outcome``."""
-    duration = workload.duration if duration is None else duration
-    seed = workload.seed if seed is None else seed
+             progress=None, design: Design | None = None) -> Outcome:
+    """Run ``workload`` (``duration`` / ``seed`` override the file's; ``design`` replaces its tables and
+    changes its patterns) and return its ``Outcome``."""
+    if design is not None:
+        workload = workload.with_design(design)
+    workload = copy.deepcopy(workload)  # why: generators keep state (a sequence's next value); each run starts anew
+    duration = workload.duration = workload.duration if duration is None else duration
+    seed = workload.seed = workload.seed if seed is None else seed
     clock = VirtualClock()
     db = partiql.connect(throughput="enforce", clock=clock)
     _build(db, workload, random.Random(seed))
@@ -103,11 +108,23 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     return Outcome(workload, db, stats, duration, requests)
 
 
+def compare(workload: Workload, designs: list, *, duration: float | None = None, seed: int | None = None,
+            progress=None) -> list:
+    """The same traffic against each of ``designs``: their ``Outcome`` s, in order."""
+    return [simulate(workload, duration=duration, seed=seed, design=design,
+                     progress=None if progress is None else (lambda done, total, d=design: progress(d, done, total)))
+            for design in designs]
+
+
 def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> None:
     params = [generator.draw(rng, now) for generator in pattern.params]
     second[REQUESTED] += 1
     try:
-        result = db.execute(pattern.statement, params)
+        if pattern.all_pages:  # the whole result, page after page: what reading all of it costs
+            consumed = sum(page.consumed_capacity.total
+                           for page in db.pages(pattern.statement, params, limit=pattern.limit))
+        else:
+            consumed = db.execute(pattern.statement, params, limit=pattern.limit).consumed_capacity.total
     except DynamoDBError as error:
         reasons = getattr(error, "throttling_reasons", None)
         if reasons is not None:
@@ -118,7 +135,7 @@ def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> No
             stats.errors[error.code] += 1
         return
     second[SERVED] += 1
-    stats.consumed += result.consumed_capacity.total
+    stats.consumed += consumed
 
 
 def _build(db, workload: Workload, rng: random.Random) -> None:
@@ -153,7 +170,7 @@ def _seed(db, seed, rng, source: str) -> None:
 def _fill_seeded_values(db, workload: Workload) -> None:
     """Give each ``{ item = "T.attr" }`` generator the values the seed items hold."""
     for pattern in workload.patterns:
-        for generator in pattern.params:
+        for generator in _leaves(pattern.params):
             if isinstance(generator, SeededValue):
                 if generator.table not in db.table_names():
                     raise WorkloadError(f"{workload.source}: {pattern.name} draws from {generator.table}, "
@@ -162,3 +179,10 @@ def _fill_seeded_values(db, workload: Workload) -> None:
                     records = db.engine.table(generator.table).store.scan(None)
                     generator.values = [r.item[generator.attribute] for r in records
                                         if generator.attribute in r.item]
+
+
+def _leaves(found: list):
+    """Every generator of ``found``, those inside a format's args too."""
+    for generator in found:
+        yield generator
+        yield from _leaves(getattr(generator, "args", []))

@@ -35,17 +35,32 @@ from . import generators, rates
 from .errors import WorkloadError
 
 MAX_DURATION = 3600  # the throughput model keeps an hour of seconds: a report covers all of them
-TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern")
+TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices")
+PRICES = ("read", "write")  # $ per million read / write request units (on demand), for the comparison
 
 
 @dataclass
 class Pattern:
-    """One access pattern: a statement, its parameters' generators and its rate."""
+    """One access pattern: a statement, its parameters' generators and its rate; ``limit`` is
+    ExecuteStatement's Limit (a top ten reads ten items), and with ``all_pages`` a request follows
+    NextToken to the end (what an application reading a whole result does)."""
 
     name: str
     statement: str
     params: list
     rate: rates.Rate
+    all_pages: bool = False
+    limit: int | None = None
+
+
+@dataclass
+class Design:
+    """A table design to run the same traffic against: its tables (None: the workload's) and, by
+    pattern name, what its patterns do differently (statement, params, rate)."""
+
+    name: str
+    tables: list | None = None
+    patterns: dict = field(default_factory=dict)  # name -> {"statement": ..., "params": [...], ...}
 
 
 @dataclass
@@ -64,7 +79,21 @@ class Workload:
     tables: list = field(default_factory=list)    # DDL statements
     seeds: list = field(default_factory=list)     # Seed
     patterns: list = field(default_factory=list)  # Pattern
+    designs: list = field(default_factory=list)   # Design: compared side by side
+    prices: dict | None = None                    # {"read": $, "write": $} per million request units
     source: str = "<workload>"
+    design: str | None = None                     # the design this workload is (``with_design``)
+
+    def with_design(self, design: Design) -> "Workload":
+        """This workload with ``design``'s tables and pattern changes (a new Workload)."""
+        patterns = []
+        for pattern in self.patterns:
+            changes = design.patterns.get(pattern.name, {})
+            patterns.append(Pattern(pattern.name, changes.get("statement", pattern.statement),
+                                    changes.get("params", pattern.params), changes.get("rate", pattern.rate),
+                                    changes.get("all_pages", pattern.all_pages), changes.get("limit", pattern.limit)))
+        return Workload(self.duration, self.seed, self.tables if design.tables is None else design.tables,
+                        self.seeds, patterns, [], self.prices, self.source, design.name)
 
 
 def load(path) -> Workload:
@@ -86,7 +115,7 @@ def parse(text: str, source: str = "<workload>") -> Workload:
     unknown = sorted(set(document) - set(TOP_LEVEL))
     if unknown:
         raise WorkloadError(f"{source}: unknown setting {', '.join(unknown)} (it takes duration, seed, tables, "
-                            "[[data]] and [[pattern]])")
+                            "[[data]], [[pattern]], [[design]] and [prices])")
     workload = Workload(source=source)
     if "duration" in document:
         workload.duration = check_duration(document["duration"], f"{source}: duration")
@@ -107,7 +136,66 @@ def parse(text: str, source: str = "<workload>") -> Workload:
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise WorkloadError(f"{source}: two patterns are named {', '.join(twice)}")
+    designs = document.get("design", [])
+    if not isinstance(designs, list):
+        raise WorkloadError(f"{source}: design takes [[design]] tables (name, tables, [[design.pattern]])")
+    workload.designs = [_design(entry, f"{source}: design[{n}]", names) for n, entry in enumerate(designs)]
+    if "prices" in document:
+        workload.prices = _prices(document["prices"], f"{source}: prices")
     return workload
+
+
+def _design(entry, where: str, patterns: list) -> Design:
+    _members(entry, where, required=("name",), optional=("tables", "pattern"))
+    name, tables = entry["name"], entry.get("tables")
+    if not isinstance(name, str) or not name:
+        raise WorkloadError(f"{where}.name takes a name")
+    if tables is not None and (not isinstance(tables, list) or not all(isinstance(t, str) for t in tables)):
+        raise WorkloadError(f"{where}.tables takes a list of CREATE TABLE statements")
+    changes = {}
+    for n, change in enumerate(entry.get("pattern", [])):
+        at = f"{where}.pattern[{n}]"
+        _members(change, at, required=("name",), optional=("statement", "params", "rate", "all_pages", "limit"))
+        if change["name"] not in patterns:
+            raise WorkloadError(f"{at}: no pattern is named {change['name']!r} ({', '.join(patterns)})")
+        built = {}
+        if "statement" in change:
+            built["statement"] = _statement(change["statement"], at)
+        if "params" in change:
+            built["params"] = _params(change["params"], at)
+        if "rate" in change:
+            built["rate"] = rates.build(change["rate"], f"{at}.rate")
+        if "all_pages" in change:
+            built["all_pages"] = _flag(change["all_pages"], f"{at}.all_pages")
+        if "limit" in change:
+            built["limit"] = _limit(change["limit"], f"{at}.limit")
+        changes[change["name"]] = built
+    return Design(name, tables, changes)
+
+
+def _prices(entry, where: str) -> dict:
+    _members(entry, where, required=PRICES)
+    for name in PRICES:
+        value = entry[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise WorkloadError(f"{where}.{name} takes dollars per million request units (a number >= 0)")
+    return {name: float(entry[name]) for name in PRICES}
+
+
+def design_from_file(path) -> Design:
+    """A ``--design FILE``: the CREATE TABLE statements of a .sql file, named for the file."""
+    from pathlib import Path
+
+    from partiql.splitter import split_statements
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise WorkloadError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    statements = [statement for statement, _ in split_statements(text)]
+    if not statements:
+        raise WorkloadError(f"{path}: no statement: a design file holds CREATE TABLE statements")
+    return Design(Path(path).stem, statements)
 
 
 def check_duration(value, where: str) -> float:
@@ -123,18 +211,39 @@ def check_seed(value, where: str) -> int:
 
 
 def _pattern(entry, where: str) -> Pattern:
-    _members(entry, where, required=("statement", "rate"), optional=("name", "params"))
-    statement = entry["statement"]
-    if not isinstance(statement, str) or not statement.strip():
-        raise WorkloadError(f"{where}.statement takes a PartiQL statement")
-    params = entry.get("params", [])
-    if not isinstance(params, list):
-        raise WorkloadError(f"{where}.params takes a list: one generator per ?")
+    _members(entry, where, required=("statement", "rate"), optional=("name", "params", "all_pages", "limit"))
     name = entry.get("name", where.rpartition(": ")[2])
     if not isinstance(name, str) or not name:
         raise WorkloadError(f"{where}.name takes a name")
-    return Pattern(name, statement, [generators.build(spec, f"{where}.params[{n}]") for n, spec in enumerate(params)],
-                   rates.build(entry["rate"], f"{where}.rate"))
+    limit = entry.get("limit")
+    return Pattern(name, _statement(entry["statement"], where), _params(entry.get("params", []), where),
+                   rates.build(entry["rate"], f"{where}.rate"),
+                   _flag(entry.get("all_pages", False), f"{where}.all_pages"),
+                   None if limit is None else _limit(limit, f"{where}.limit"))
+
+
+def _limit(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise WorkloadError(f"{where} takes a whole number of items >= 1 (ExecuteStatement's Limit)")
+    return value
+
+
+def _statement(statement, where: str) -> str:
+    if not isinstance(statement, str) or not statement.strip():
+        raise WorkloadError(f"{where}.statement takes a PartiQL statement")
+    return statement
+
+
+def _params(params, where: str) -> list:
+    if not isinstance(params, list):
+        raise WorkloadError(f"{where}.params takes a list: one generator per ?")
+    return [generators.build(spec, f"{where}.params[{n}]") for n, spec in enumerate(params)]
+
+
+def _flag(value, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise WorkloadError(f"{where} takes true or false")
+    return value
 
 
 def _seed(entry, where: str) -> Seed:

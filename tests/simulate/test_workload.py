@@ -66,6 +66,19 @@ def test_rates_space_requests_at_the_rate_of_the_moment(spec, expected):
         assert len(times) == 10 + 9
 
 
+def test_a_design_changes_the_tables_and_the_patterns_it_names():
+    found = parse('tables = ["CREATE TABLE A PRIMARY KEY (pk STRING HASH)"]\n' + PATTERN +
+                  '[[design]]\nname = "b"\ntables = ["CREATE TABLE B PRIMARY KEY (pk STRING HASH)"]\n'
+                  '[[design.pattern]]\nname = "pattern[0]"\nstatement = "SELECT * FROM B WHERE pk = ?"\nlimit = 3\n',
+                  "w.toml")
+    changed = found.with_design(found.designs[0])
+    assert changed.tables == ["CREATE TABLE B PRIMARY KEY (pk STRING HASH)"] and changed.design == "b"
+    pattern = changed.patterns[0]
+    assert (pattern.statement, pattern.limit, pattern.rate) == ("SELECT * FROM B WHERE pk = ?", 3,
+                                                                 found.patterns[0].rate)
+    assert found.patterns[0].statement == "SELECT * FROM T WHERE pk = ?"  # the workload itself is unchanged
+
+
 def test_a_workload_parses():
     found = parse('duration = 5\nseed = 3\ntables = ["CREATE TABLE T PRIMARY KEY (pk STRING HASH)"]\n'
                   '[[data]]\ntable = "T"\ncount = 10\nitem = { pk = { sequence = "k{}" } }\n' + PATTERN, "w.toml")
@@ -104,6 +117,16 @@ def test_a_workload_parses():
      "w.toml: data[0].count takes a whole number of items >= 0"),
     ('[[pattern]]\nname = "a"\nstatement = "S"\nrate = 1\n[[pattern]]\nname = "a"\nstatement = "S"\nrate = 1\n',
      "w.toml: two patterns are named a"),
+    (PATTERN + '[[design]]\ntables = []\n', "w.toml: design[0] needs name"),
+    (PATTERN + '[[design]]\nname = "b"\n[[design.pattern]]\nname = "nope"\n',
+     "w.toml: design[0].pattern[0]: no pattern is named 'nope' (pattern[0])"),
+    (PATTERN + '[[design]]\nname = "b"\n[[design.pattern]]\nname = "pattern[0]"\nlimit = 0\n',
+     "w.toml: design[0].pattern[0].limit takes a whole number of items >= 1"),
+    (PATTERN + '[prices]\nread = 1\n', "w.toml: prices needs write"),
+    (PATTERN + '[prices]\nread = 1\nwrite = -1\n', "w.toml: prices.write takes dollars per million"),
+    ('[[pattern]]\nstatement = "S"\nrate = 1\nall_pages = 1\n', "w.toml: pattern[0].all_pages takes true or false"),
+    ('[[pattern]]\nstatement = "S"\nrate = 1\nparams = [{ format = "{}-{}", args = [1] }]\n',
+     "w.toml: pattern[0].params[0].format has 2 {} for 1 args"),
 ])
 def test_every_mistake_is_named_with_its_place(text, message):
     with pytest.raises(WorkloadError) as raised:

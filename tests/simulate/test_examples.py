@@ -1,0 +1,75 @@
+"""The shipped examples (issue #16 point 5) report what the seeds predict, design against design."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from partiql.simulate import compare, comparison, load
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def compared(name: str, **options) -> dict:
+    workload = load(EXAMPLES / f"{name}.toml")
+    return comparison(compare(workload, workload.designs, **options))
+
+
+def test_the_inbox_page_costs_1600_rcu_with_the_bodies_and_1_without():
+    found = compared("inbox")
+    fat, slim = ([p for p in design["patterns"] if p["name"] == "inbox page"][0] for design in found["designs"])
+    assert fat["served"] == slim["served"] == 10
+    assert 1599 <= fat["consumed"] / fat["served"] <= 1601   # 50 × 256 KB / 4 KB × ½
+    assert slim["consumed"] / slim["served"] == 1.0          # 50 × ~100 B: one unit of 4 KB... halved, rounded up
+    assert found["designs"][0]["advice"][0].startswith("inbox page: each request consumes 1,600")
+    assert found["designs"][1]["advice"] == []
+
+
+def test_the_leaderboards_thin_index_back_pressures_its_table():
+    found = compared("leaderboard", duration=90)
+    thin, matched = found["comparison"]
+    # the index's burst (300 s of 100 WCU) lasts 60 s at 500 WCU/s above its rate: then 500 of 600 refused
+    assert thin["reasons"] == {"IndexWriteProvisionedThroughputExceeded": thin["throttled"]}
+    assert 14_000 <= thin["throttled"] <= 16_000
+    assert (matched["throttled"], matched["served_share"]) == (0, 1.0)
+    scores = found["designs"][0]["patterns"][0]["per_second"]
+    assert all(second[2] == 0 for second in scores[:59]) and all(second[2] >= 490 for second in scores[61:])
+    assert any(line.startswith("GSI back-pressure: writes to GameScores were refused")
+               for line in found["designs"][0]["advice"])
+
+
+def test_todays_date_as_key_throttles_and_the_sharded_date_does_not():
+    found = compared("timeseries", duration=10)
+    date, sharded = found["comparison"]
+    assert (date["served"], date["throttled"]) == (10_000, 5_000)   # 1,000 of 1,500 a second: one key's ceiling
+    assert (sharded["served"], sharded["throttled"]) == (15_000, 0)
+    assert date["reasons"] == {"TableWriteKeyRangeThroughputExceeded": 5_000}
+    # the cost per million requests at the file's prices: writes of 1 KB at $0.625 per million
+    assert sharded["cost_per_million_requests"] == pytest.approx(0.625)
+    assert date["cost_per_million_requests"] == pytest.approx(0.625 * 10_000 / 15_000)
+
+
+def test_designs_from_files_on_the_command_line(tmp_path):
+    (tmp_path / "one.sql").write_text(
+        "CREATE TABLE Votes PRIMARY KEY (Candidate STRING HASH, Voter STRING RANGE) BILLING MODE ON DEMAND;")
+    (tmp_path / "slow.sql").write_text(
+        "CREATE TABLE Votes PRIMARY KEY (Candidate STRING HASH, Voter STRING RANGE) "
+        "BILLING MODE PROVISIONED (5 RCU, 5 WCU);")  # a burst of 1,500 units, then 5 a second
+    done = subprocess.run([sys.executable, "-m", "partiql.shell", "simulate", str(EXAMPLES / "votes.toml"),
+                           "--duration", "2", "--design", str(tmp_path / "one.sql"),
+                           "--design", str(tmp_path / "slow.sql"), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["comparison"]
+    assert [row["design"] for row in rows] == ["one", "slow"]
+    assert rows[0]["reasons"] == {"TableWriteKeyRangeThroughputExceeded": rows[0]["throttled"]}
+    assert "TableWriteProvisionedThroughputExceeded" in rows[1]["reasons"]
+    assert rows[1]["served"] < rows[0]["served"]
+    done = subprocess.run([sys.executable, "-m", "partiql.shell", "simulate", str(EXAMPLES / "votes.toml"),
+                           "--duration", "2", "--design", str(tmp_path / "one.sql")], capture_output=True, text=True,
+                          timeout=120)
+    assert "designs compared:" in done.stdout and "\none " in done.stdout
