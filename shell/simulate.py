@@ -1,4 +1,4 @@
-"""``partiql simulate WORKLOAD [--design FILE]… [--duration S] [--seed N] [--json]``: run a workload,
+"""``partiql simulate WORKLOAD [--design FILE]… [--duration S] [--seed N] [--json] [--html FILE]``: run a workload,
 print its report; with designs (``--design`` files, or the workload's ``[[design]]`` tables) the same
 traffic runs against each and a side-by-side comparison ends the report.
 
@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--design", action="append", default=[], metavar="FILE",
                         help="a table design to compare (CREATE TABLE statements; repeatable)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--html", metavar="FILE", help="also write the report as a self-contained HTML page")
     return parser
 
 
@@ -70,6 +71,16 @@ def main(argv: list) -> int:
         found = report(outcomes[0])
         text = render(found, outcomes[0], elapsed)
     print(json.dumps(found, indent=2) if args.json else text)
+    if args.html:
+        from partiql.simulate.html import page
+
+        try:
+            with open(args.html, "w", encoding="utf-8") as file:
+                file.write(page(found))
+        except OSError as error:
+            print(f"partiql simulate: cannot write {args.html}: {error.strerror or error}", file=sys.stderr)
+            return 1
+        print(f"report written to {args.html}", file=sys.stderr)
     return 0
 
 

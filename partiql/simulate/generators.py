@@ -148,7 +148,7 @@ def _uniform(spec: dict, where: str) -> Generator:
     if isinstance(values, list):
         if not values:
             raise WorkloadError(f"{where}.uniform: an empty list has nothing to draw")
-        return Choice(values)
+        return Choice(_value(values))
     return Choice(_names(_whole(values, f"{where}.uniform", 1), spec.get("prefix")))
 
 
@@ -162,15 +162,15 @@ def _choice(spec: dict, where: str) -> Generator:
                 or any(isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0 for w in weights)
                 or not sum(weights)):
             raise WorkloadError(f"{where}.weights takes one weight (a number >= 0) per value, not all 0")
-    return Choice(values, weights)
+    return Choice(_value(values), weights)
 
 
 def _sequence(spec: dict, where: str) -> Generator:
     template = spec["sequence"]
     if template is True:
         template = None
-    elif not isinstance(template, str) or "{}" not in template:
-        raise WorkloadError(f"{where}.sequence takes a template with {{}} (\"voter#{{}}\") or true")
+    elif not isinstance(template, str) or "{}" not in template or not _formats(template, 1):
+        raise WorkloadError(f"{where}.sequence takes a template with one {{}} (\"voter#{{}}\") or true")
     return Sequence(template, _whole(spec.get("start", 0), f"{where}.start", 0))
 
 
@@ -209,14 +209,15 @@ def _format(spec: dict, where: str) -> Generator:
     template, args = spec["format"], spec.get("args", [])
     if not isinstance(template, str) or not isinstance(args, list):
         raise WorkloadError(f"{where}.format takes a template (\"{{}}#{{}}\") and args, a list of generators")
-    if template.count("{}") != len(args):
-        raise WorkloadError(f"{where}.format has {template.count('{}')} {{}} for {len(args)} args")
+    if template.count("{}") != len(args) or not _formats(template, len(args)):
+        raise WorkloadError(f"{where}.format takes a template with one {{}} per arg: {template!r} does not "
+                            f"take {len(args)}")
     return Format(template, [build(arg, f"{where}.args[{n}]") for n, arg in enumerate(args)])
 
 
 # kind -> (builder, the options it takes besides its own key)
 KINDS = {
-    "constant": (lambda spec, where: Constant(spec["constant"]), ()),
+    "constant": (lambda spec, where: Constant(_value(spec["constant"])), ()),
     "sequence": (_sequence, ("start",)),
     "uniform": (_uniform, ("prefix",)),
     "zipf": (_zipf, ("s", "prefix")),
@@ -244,6 +245,15 @@ def build(spec, where: str) -> Generator:
     if unknown:
         raise WorkloadError(f"{where}: {kind} takes {', '.join(options) or 'no options'}, not {', '.join(unknown)}")
     return builder(spec, where)
+
+
+def _formats(template: str, count: int) -> bool:
+    """Whether ``template`` takes exactly ``count`` positional values (no names, no stray braces)."""
+    try:
+        template.format(*range(count))
+    except (IndexError, KeyError, ValueError):
+        return False
+    return True
 
 
 def _value(value):

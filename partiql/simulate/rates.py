@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from .errors import WorkloadError
 
+EPSILON = 1e-9  # seconds: a send time this close to the end is past it (sums of steps are not exact)
+
 
 class Rate:
     def at(self, t: float, duration: float) -> float:
@@ -23,7 +25,7 @@ class Rate:
     def times(self, duration: float):
         """The send times in [0, duration): one request every 1/rate seconds, rate read as it goes."""
         t = 0.0
-        while t < duration:
+        while t < duration - EPSILON:
             rate = self.at(t, duration)
             if rate <= 0:
                 t = float(int(t) + 1)  # idle: look again at the next second
@@ -38,6 +40,15 @@ class Constant(Rate):
 
     def at(self, t, duration):
         return self.rate
+
+    def times(self, duration: float):
+        """k / rate: no sum of steps, so 12 a second for 2 s is 24 requests, not 25."""
+        if self.rate <= 0:
+            return
+        k = 0
+        while k / self.rate < duration - EPSILON:
+            yield k / self.rate
+            k += 1
 
 
 class Ramp(Rate):

@@ -110,7 +110,11 @@ def test_a_workload_parses():
     ('[[pattern]]\nstatement = "S"\nrate = 1\nparams = [{ choice = ["a", "b"], weights = [1] }]\n',
      "w.toml: pattern[0].params[0].weights takes one weight (a number >= 0) per value"),
     ('[[pattern]]\nstatement = "S"\nrate = 1\nparams = [{ sequence = "x" }]\n',
-     "w.toml: pattern[0].params[0].sequence takes a template with {}"),
+     "w.toml: pattern[0].params[0].sequence takes a template with one {}"),
+    ('[[pattern]]\nstatement = "S"\nrate = 1\nparams = [{ sequence = "{}{}" }]\n',
+     "w.toml: pattern[0].params[0].sequence takes a template with one {}"),
+    ('[[pattern]]\nstatement = "S"\nrate = 1\nparams = [{ format = "{x}", args = [] }]\n',
+     "w.toml: pattern[0].params[0].format takes a template with one {} per arg: '{x}' does not take 0"),
     ('[[pattern]]\nstatement = "S"\nrate = 1\nparams = [{ item = "T" }]\n',
      'w.toml: pattern[0].params[0].item takes "Table.attribute"'),
     ('[[data]]\ntable = "T"\ncount = -1\nitem = { a = 1 }\n' + PATTERN,
@@ -126,7 +130,7 @@ def test_a_workload_parses():
     (PATTERN + '[prices]\nread = 1\nwrite = -1\n', "w.toml: prices.write takes dollars per million"),
     ('[[pattern]]\nstatement = "S"\nrate = 1\nall_pages = 1\n', "w.toml: pattern[0].all_pages takes true or false"),
     ('[[pattern]]\nstatement = "S"\nrate = 1\nparams = [{ format = "{}-{}", args = [1] }]\n',
-     "w.toml: pattern[0].params[0].format has 2 {} for 1 args"),
+     "w.toml: pattern[0].params[0].format takes a template with one {} per arg: '{}-{}' does not take 1"),
 ])
 def test_every_mistake_is_named_with_its_place(text, message):
     with pytest.raises(WorkloadError) as raised:
