@@ -23,7 +23,7 @@ from .config import FORMATS, SCAN_POLICIES, ConfigError
 from . import heat, helptext, knobs
 from .diagnostics import ShellError
 from .explain import render_description, render_tables
-from .schema import create_request, create_statement
+from partiql.schema import create_request, create_statement
 from .formatting import literal
 
 PREFIXES = (".", "\\")

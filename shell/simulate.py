@@ -1,4 +1,5 @@
-"""``partiql simulate WORKLOAD [--design FILE]… [--duration S] [--seed N] [--json] [--html FILE]``: run a workload,
+"""``partiql simulate WORKLOAD [DATABASE] [--design FILE]… [--duration S] [--seed N] [--json] [--html FILE]``:
+run a workload (on DATABASE's tables and items, when given),
 print its report; with designs (``--design`` files, or the workload's ``[[design]]`` tables) the same
 traffic runs against each and a side-by-side comparison ends the report.
 
@@ -31,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "(a TOML file) against its table design on a virtual clock, with "
                                      "DynamoDB's partition throughput enforced, and report where it throttles.")
     parser.add_argument("workload", metavar="WORKLOAD", help="the workload file (TOML; see examples/)")
+    parser.add_argument("database", metavar="DATABASE", nargs="?",
+                        help="a database file whose tables and items the run starts from (read, never written)")
     parser.add_argument("--duration", type=float, metavar="S", help="seconds of virtual time (default: the file's)")
     parser.add_argument("--seed", type=int, metavar="N", help="random seed (default: the file's)")
     parser.add_argument("--design", action="append", default=[], metavar="FILE",
@@ -50,11 +53,11 @@ def main(argv: list) -> int:
         seed = None if args.seed is None else check_seed(args.seed, "--seed")
         designs = [design_from_file(path) for path in args.design] or workload.designs
         if designs:
-            outcomes = compare(workload, designs, duration=duration, seed=seed,
+            outcomes = compare(workload, designs, duration=duration, seed=seed, database=args.database,
                                progress=lambda design, done, total: progress.show(
                                    f"simulating {design.name} {bar(int(done), int(total))} s of virtual time"))
         else:
-            outcomes = [simulate(workload, duration=duration, seed=seed,
+            outcomes = [simulate(workload, duration=duration, seed=seed, database=args.database,
                                  progress=lambda done, total: progress.show(
                                      f"simulating {bar(int(done), int(total))} s of virtual time"))]
     except (WorkloadError, OSError) as error:

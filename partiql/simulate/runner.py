@@ -65,9 +65,10 @@ REQUESTED, SERVED, THROTTLED, FAILED = range(4)
 
 
 def simulate(workload: Workload, *, duration: float | None = None, seed: int | None = None,
-             progress=None, design: Design | None = None) -> Outcome:
+             progress=None, design: Design | None = None, database=None) -> Outcome:
     """Run ``workload`` (``duration`` / ``seed`` override the file's; ``design`` replaces its tables and
-    changes its patterns) and return its ``Outcome``."""
+    changes its patterns; ``database``, a database file, lends its tables and items, read from a snapshot
+    and never written) and return its ``Outcome``."""
     if design is not None:
         workload = workload.with_design(design)
     workload = copy.deepcopy(workload)  # why: generators keep state (a sequence's next value); each run starts anew
@@ -75,7 +76,7 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     seed = workload.seed = workload.seed if seed is None else seed
     clock = VirtualClock()
     db = partiql.connect(throughput="enforce", clock=clock)
-    _build(db, workload, random.Random(seed))
+    _build(db, workload, random.Random(seed), database)
     stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
              for p in workload.patterns]
     rngs = [random.Random(f"{seed}/{n}") for n in range(len(workload.patterns))]
@@ -109,9 +110,9 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
 
 
 def compare(workload: Workload, designs: list, *, duration: float | None = None, seed: int | None = None,
-            progress=None) -> list:
+            progress=None, database=None) -> list:
     """The same traffic against each of ``designs``: their ``Outcome`` s, in order."""
-    return [simulate(workload, duration=duration, seed=seed, design=design,
+    return [simulate(workload, duration=duration, seed=seed, design=design, database=database,
                      progress=None if progress is None else (lambda done, total, d=design: progress(d, done, total)))
             for design in designs]
 
@@ -138,8 +139,10 @@ def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> No
     stats.consumed += consumed
 
 
-def _build(db, workload: Workload, rng: random.Random) -> None:
+def _build(db, workload: Workload, rng: random.Random, database=None) -> None:
     """The tables and the seed data, before the clock starts (seed writes are not charged)."""
+    if database is not None:
+        _borrow(db, database, workload.source)
     for ddl in workload.tables:
         try:
             db.execute(ddl)
@@ -153,6 +156,30 @@ def _build(db, workload: Workload, rng: random.Random) -> None:
     finally:
         throughput.mode = "enforce"
     _fill_seeded_values(db, workload)
+
+
+def _borrow(db, database, source: str) -> None:
+    """``database``'s tables and items, copied from a read-only snapshot into the simulation's."""
+    from partiql.engine.storage import StorageError
+    from partiql.schema import create_request
+
+    try:
+        origin = partiql.connect(database, read_only=True)
+    except StorageError as error:
+        raise WorkloadError(f"{source}: {error}") from None
+    engine = db.engine
+    throughput = engine.throughput
+    throughput.mode = "off"
+    try:
+        for name in origin.table_names():
+            engine.create_table(**create_request(origin.describe(name)))
+            with origin.engine.lock:
+                items = [record.item for record in origin.engine.table(name).store.scan(None)]
+            for item in items:
+                engine.write(WriteAction("Put", name, item=item))
+    finally:
+        throughput.mode = "enforce"
+        origin.close()
 
 
 def _seed(db, seed, rng, source: str) -> None:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import partiql
-from partiql.shell.schema import create_statement
+from partiql.schema import create_statement
 
 from .conftest import connected
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import partiql
 from partiql.simulate import WorkloadError, load, parse, report, simulate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -124,3 +125,24 @@ def test_the_cli_prints_the_report_and_json():
     done = subprocess.run([sys.executable, "-m", "partiql.shell", "simulate", str(EXAMPLES / "votes.toml"),
                            "--duration", "0"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "--duration takes seconds from 1 to 3600, not 0.0" in done.stderr
+
+
+def test_a_database_lends_its_tables_and_items_and_is_never_written(tmp_path):
+    path = tmp_path / "game.db"
+    with partiql.connect(path) as db:
+        db.execute("CREATE TABLE Scores PRIMARY KEY (Player STRING HASH) GSI (ByGame ON (Game STRING HASH) "
+                   "PROJECTING ALL)")
+        for n in range(30):
+            db.execute(f"INSERT INTO Scores VALUE {{'Player': 'p{n}', 'Game': 'g{n % 3}'}}")
+    workload = parse('[[pattern]]\nstatement = "SELECT * FROM \\"Scores\\".\\"ByGame\\" WHERE Game = ?"\n'
+                     'params = [{ uniform = 3, prefix = "g" }]\nrate = 10\n'
+                     '[[pattern]]\nname = "join"\nstatement = "INSERT INTO Scores VALUE {\'Player\': ?}"\n'
+                     'params = [{ sequence = "new{}" }]\nrate = 5\n', "w.toml")
+    found = report(simulate(workload, duration=2, database=path))
+    reads, joins = found["patterns"]
+    assert reads["served"] == 20 and reads["consumed"] == 20 * 0.5  # ten 20-byte entries a game
+    assert joins["served"] == 10
+    with partiql.connect(path) as db:  # the file is as it was
+        assert db.execute("SELECT * FROM Scores").count == 30
+    with pytest.raises(WorkloadError, match="no such database file"):
+        simulate(workload, duration=1, database=tmp_path / "missing.db")

@@ -1,4 +1,4 @@
-"""``.schema``: a table as the statement that recreates it, or as DynamoDB's CreateTable request.
+"""A table as the statement that recreates it (``.schema``), or as DynamoDB's CreateTable request.
 
 Both are built from the table's DescribeTable description, so what they say
 is what the engine holds. What the shell's DDL cannot say (a stream, an
