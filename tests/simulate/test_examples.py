@@ -73,3 +73,12 @@ def test_designs_from_files_on_the_command_line(tmp_path):
                            "--duration", "2", "--design", str(tmp_path / "one.sql")], capture_output=True, text=True,
                           timeout=120)
     assert "designs compared:" in done.stdout and "\none " in done.stdout
+
+
+def test_one_key_on_an_on_demand_table_throttles_at_its_partition():
+    done = subprocess.run([sys.executable, "-m", "partiql.shell", "simulate", str(EXAMPLES / "hot-key.toml"),
+                           "--duration", "5", "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    count = json.loads(done.stdout)["patterns"][0]
+    assert [second[:3] for second in count["per_second"]] == [[1500, 1000, 500]] * 5
+    assert count["reasons"] == {"TableWriteKeyRangeThroughputExceeded": 2500}
