@@ -27,6 +27,7 @@ import partiql
 from partiql.engine.clock import VirtualClock
 from partiql.engine.engine import WriteAction
 from partiql.engine.errors import DynamoDBError
+from partiql.engine.partition import MAIN
 from partiql.engine.types import from_python
 
 from .errors import WorkloadError
@@ -80,13 +81,7 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
              for p in workload.patterns]
     rngs = [random.Random(f"{seed}/{n}") for n in range(len(workload.patterns))]
-    queue = []
-    for n, pattern in enumerate(workload.patterns):
-        times = pattern.rate.times(duration)
-        first = next(times, None)
-        if first is not None:
-            queue.append((first, n, times))
-    heapq.heapify(queue)
+    queue = _schedule(workload.patterns, duration)
     requests, now, reported = 0, 0.0, 0
     try:
         while queue:
@@ -107,6 +102,18 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     # why the clock stays at the last request: the metrics' window ends at the clock's second, and
     # moving it to ``duration`` would push the first second out of a window of ``duration`` seconds
     return Outcome(workload, db, stats, duration, requests)
+
+
+def _schedule(patterns: list, duration: float) -> list:
+    """A heap of (next send time, pattern number, its later send times): the patterns interleaved."""
+    queue = []
+    for n, pattern in enumerate(patterns):
+        times = pattern.rate.times(duration)
+        first = next(times, None)
+        if first is not None:
+            queue.append((first, n, times))
+    heapq.heapify(queue)
+    return queue
 
 
 def compare(workload: Workload, designs: list, *, duration: float | None = None, seed: int | None = None,
@@ -174,7 +181,7 @@ def _borrow(db, database, source: str) -> None:
         for name in origin.table_names():
             engine.create_table(**create_request(origin.describe(name)))
             with origin.engine.lock:
-                items = [record.item for record in origin.engine.table(name).store.scan(None)]
+                items = [record.item for record in origin.engine.table(name).store.scan(MAIN)]
             for item in items:
                 engine.write(WriteAction("Put", name, item=item))
     finally:
@@ -203,7 +210,7 @@ def _fill_seeded_values(db, workload: Workload) -> None:
                     raise WorkloadError(f"{workload.source}: {pattern.name} draws from {generator.table}, "
                                         "which no statement of tables creates")
                 with db.engine.lock:
-                    records = db.engine.table(generator.table).store.scan(None)
+                    records = db.engine.table(generator.table).store.scan(MAIN)
                     generator.values = [r.item[generator.attribute] for r in records
                                         if generator.attribute in r.item]
 
