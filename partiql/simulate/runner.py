@@ -118,10 +118,16 @@ def _schedule(patterns: list, duration: float) -> list:
 
 def compare(workload: Workload, designs: list, *, duration: float | None = None, seed: int | None = None,
             progress=None, database=None) -> list:
-    """The same traffic against each of ``designs``: their ``Outcome`` s, in order."""
-    return [simulate(workload, duration=duration, seed=seed, design=design, database=database,
-                     progress=None if progress is None else (lambda done, total, d=design: progress(d, done, total)))
-            for design in designs]
+    """The same traffic against each of ``designs``: their ``Outcome`` s, in order (Ctrl-C ends the
+    design running, reported as interrupted, and the comparison with it)."""
+    outcomes = []
+    for design in designs:
+        shown = None if progress is None else (lambda done, total, d=design: progress(d, done, total))
+        outcomes.append(simulate(workload, duration=duration, seed=seed, design=design, database=database,
+                                 progress=shown))
+        if outcomes[-1].interrupted:
+            break
+    return outcomes
 
 
 def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> None:

@@ -146,3 +146,14 @@ def test_a_database_lends_its_tables_and_items_and_is_never_written(tmp_path):
         assert db.execute("SELECT * FROM Scores").count == 30
     with pytest.raises(WorkloadError, match="no such database file"):
         simulate(workload, duration=1, database=tmp_path / "missing.db")
+
+
+def test_ctrl_c_ends_a_comparison_with_the_design_it_interrupted():
+    from partiql.simulate import compare
+    workload = load(EXAMPLES / "timeseries.toml")
+
+    def progress(design, done, total):
+        if design.name == "date as key" and done >= 2:
+            raise KeyboardInterrupt
+    outcomes = compare(workload, workload.designs, duration=5, progress=progress)
+    assert [o.workload.design for o in outcomes] == ["date as key"] and outcomes[0].interrupted
