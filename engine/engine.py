@@ -24,6 +24,7 @@ from .partition import TOP, Record
 from .schema import IndexSpec, TableSpec
 from .storage import MemoryStorage, Storage
 from .table import UPDATE_TOO_LARGE, Mutation, Page, Table
+from .streams import Streams
 from .throughput import Draw, Throughput
 from .throughput.draws import ScanTally, read_resource, table_draws, write_draws
 from .throughput.metrics import READ, WRITE
@@ -52,7 +53,10 @@ class Engine(Transactions):
         # Every write reaches the storage before memory (see engine.storage); a
         # file storage rebuilds its tables here.
         self.storage = storage if storage is not None else MemoryStorage()
+        self.streams = Streams(self)  # DynamoDB Streams: records of what commits (engine.streams)
         self.storage.load(self)
+        for table in self.tables.values():  # a stream enabled in the file runs on (its records are new)
+            self.streams.sync(table)
 
     # ---------------------------------------------------------------- tables
     def table(self, name: str) -> Table:
@@ -76,6 +80,7 @@ class Engine(Transactions):
             if table is None:
                 raise ResourceNotFoundException(f"Requested resource not found: Table: {name} not found")
             self.storage.drop_table(name)
+            self.streams.sync(table, deleted=True)  # its stream closes and stays readable for a day
             del self.tables[name]
             self.version += 1
             return table
@@ -159,6 +164,8 @@ class Engine(Transactions):
         self.storage.persist(mutations)
         for mutation in mutations:
             mutation.table.commit(mutation)
+        if self.streams.by_arn:  # why the test: a write to a database without streams pays one lookup
+            self.streams.record(mutations)
 
     @staticmethod
     def _action_key(table: Table, action: WriteAction) -> tuple:

@@ -89,6 +89,7 @@ class Table:
         self.table_id = table_id or str(uuid.uuid4())
         self.status = "ACTIVE"
         self.stream_label: str | None = None
+        self.stream = None  # its enabled stream (engine.streams.Stream), set by Streams.sync
         grouped = {MAIN: spec.key.range_name is not None}
         grouped.update({index.name: True for index in spec.lsis})
         self.store = Store(spec.initial_partitions(), grouped, limits_.partition_bytes)

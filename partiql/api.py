@@ -194,6 +194,15 @@ class Connection:
                     names += [n for n in value if n not in names]
         return names
 
+    # -------------------------------------------------------------- streams
+    def changes(self, table: str, start: str = "TRIM_HORIZON", wait: float | None = None):
+        """The table's changes as its stream records them (see ``partiql.changes``): iterate, or
+        ``poll()``; ``start`` "TRIM_HORIZON", "LATEST" or a sequence number; ``wait`` seconds for a
+        next record (None: until ``close()``)."""
+        from .changes import Changes
+        self._check_open()
+        return Changes(self.engine, table, start, wait)
+
     # --------------------------------------------------------- import / export
     def import_items(self, table: str, path, format: str | None = None, *, continue_on_error: bool = False,
                      types: dict | None = None, progress=None):

@@ -39,6 +39,7 @@ def create_table(engine: Engine, request: dict) -> dict:
         if spec.stream_view_type is not None:
             table.stream_label = make_stream_label(table.created_at)
         engine.storage.save_table(table)
+        engine.streams.sync(table)
         # CreateTable answers CREATING; the table is usable at once (item-api §5.1, R).
         return {"TableDescription": describe(engine, table, status="CREATING")}
 
@@ -78,11 +79,12 @@ def update_table(engine: Engine, request: dict) -> dict:
         table.ensure_partitions()
         engine.version += 1
         engine.storage.save_table(table)
+        engine.streams.sync(table)
         return {"TableDescription": describe(engine, table)}
 
 
 def _enable_stream(table, view_type) -> None:
-    table.stream_label = make_stream_label(time.time())
+    table.stream_label = make_stream_label(time.time())  # a new label: Streams.sync starts a new stream
 
 
 def _disable_stream(table, _) -> None:

@@ -1,0 +1,88 @@
+"""DynamoDB Streams in the engine (item-api §7): every committed change of a table with a stream enabled
+becomes a record, in commit order, in the shard of the item's partition.
+
+``Streams`` (``engine.streams``) keeps every stream by ARN: the enabled
+ones, and the disabled ones for 24 hours on the engine's clock. The one
+write path (``Engine.apply``) hands it each batch of committed mutations;
+``sync(table)`` follows CreateTable / UpdateTable / DeleteTable (a new label
+starts a new stream, a disabled or deleted one closes its shards). Readers
+wait on ``changed`` (a Condition on the engine lock) for new records.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .records import record_of, sequence_text
+from .stream import RETENTION, Shard, Stream
+
+__all__ = ["RETENTION", "Shard", "Stream", "Streams", "sequence_text"]
+
+
+class Streams:
+    """The engine's streams, its sequence numbers and shard ids."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.by_arn: dict = {}
+        self.sequence = 0         # the newest sequence number given
+        self._shards = 0          # shard ids made (their order is their creation order)
+        self.changed = threading.Condition(engine.lock)
+
+    # --------------------------------------------------------------- life
+    def sync(self, table, deleted: bool = False) -> None:
+        """Follow ``table``'s stream settings (the caller holds the lock): open the stream its spec
+        and label name, close the one it had when they changed or the table went."""
+        stream = table.stream
+        view_type = None if deleted else table.spec.stream_view_type
+        label = table.stream_label
+        if stream is not None and (view_type is None or stream.label != label):
+            stream.disable(self.engine.clock())
+            table.stream = None
+        if view_type is not None and table.stream is None:
+            arn = f"arn:aws:dynamodb:{self.engine.region}:{self.engine.account}:table/{table.name}/stream/{label}"
+            table.stream = self.by_arn[arn] = Stream(self, table, view_type, label, arn, self.engine.epoch())
+        self._forget_expired()
+
+    def new_shard_id(self) -> str:
+        """``shardId-<20 digits>-<8 hex>`` (DynamoDB Local's form), increasing with creation."""
+        self._shards += 1
+        return f"shardId-{self._shards:020d}-{self._shards * 2654435761 % 2**32:08x}"
+
+    def table_partitions(self, name: str) -> list:
+        return self.engine.tables[name].store.partitions
+
+    def _forget_expired(self) -> None:
+        now = self.engine.clock()
+        for arn in [arn for arn, s in self.by_arn.items() if s.disabled_at is not None
+                    and s.disabled_at < now - RETENTION]:
+            del self.by_arn[arn]
+
+    # ------------------------------------------------------------ records
+    def record(self, mutations: list) -> None:
+        """The records of committed ``mutations`` (tables without a stream are skipped)."""
+        now = self.engine.clock()
+        created = None
+        touched = set()
+        for mutation in mutations:
+            stream = mutation.table.stream
+            if stream is None:
+                continue
+            if created is None:
+                created = self.engine.epoch()
+            record = record_of(mutation, stream.view_type, self.sequence + 1, created, self.engine.region)
+            if record is None:
+                continue
+            self.sequence += 1
+            partition = mutation.table.store.partition_for(mutation.h)
+            stream.shard_for(partition).records.append((self.sequence, now, record))
+            touched.add(stream)
+        for stream in touched:
+            stream.trim(now)
+        if touched:
+            self.changed.notify_all()
+
+    def stream_of(self, table_name: str) -> Stream | None:
+        """The table's enabled stream, or None."""
+        table = self.engine.tables.get(table_name)
+        return None if table is None else table.stream
