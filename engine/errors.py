@@ -188,10 +188,6 @@ class TrimmedDataAccessException(DynamoDBError):
     """A stream position older than the records kept (24 hours on the engine's clock)."""
 
 
-class ExpiredIteratorException(DynamoDBError):
-    """A shard iterator used more than 15 minutes after it was issued."""
-
-
 class TableNotFoundException(DynamoDBError):
     """The backup operations' missing table (``Table not found: <name>``)."""
 
