@@ -104,8 +104,26 @@ def read_script(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as script:
             return script.read()
-    except OSError as error:
-        raise ShellError(f"cannot read {path}: {error.strerror}") from None
+    except (OSError, ValueError) as error:
+        raise ShellError(f"cannot read {file_problem(path, error)}") from None
+
+
+def file_problem(path: str, error: Exception) -> str:
+    """``path: why`` for a file a command could not use; a name no file can have (a NUL, an unpaired
+    surrogate: ValueError from ``open``) says so. A name that would not print (a control character, an
+    undecodable byte) is shown escaped, so the message itself prints."""
+    shown = path if _printable(path) else ascii(path)
+    if isinstance(error, OSError):
+        return f"{shown}: {error.strerror or error}"
+    return f"{shown}: not a usable file name"
+
+
+def _printable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # an undecodable byte of a file name (surrogateescape)
+        return False
+    return text.isprintable()
 
 
 # ---------------------------------------------------------------- handlers
@@ -270,8 +288,8 @@ def _read(session, argument: str) -> bool:
 def _redirect(session, argument: str, once: bool) -> None:
     try:
         session.output.redirect(argument or None, once)
-    except OSError as error:
-        raise ShellError(f"cannot write {argument}: {error.strerror}") from None
+    except (OSError, ValueError) as error:
+        raise ShellError(f"cannot write {file_problem(argument, error)}") from None
 
 
 @command(".output", "[FILE]", "send results to FILE (no FILE: back to the terminal)", argument="file")

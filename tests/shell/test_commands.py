@@ -191,3 +191,14 @@ def test_mode_is_format_and_unknown_help_is_refused(make_session, music):
     assert session.run_script(".help nothing") is False
     assert "no help for 'nothing': .help lists the commands; topics: CREATE, ALTER, transaction" in \
         streams.err.getvalue()
+
+
+@pytest.mark.parametrize("line, why", [
+    (".output a\x00b", "not a usable file name"), (".once \ud800x", "not a usable file name"),
+    (".read a\x00b", "not a usable file name"), (".read \udcff", "No such file or directory"),
+])
+def test_a_file_name_no_file_can_have_is_refused_plainly(make_session, music, line, why):
+    session, streams = make_session(music)
+    assert session.run_script(line) is False
+    message = streams.err.getvalue()
+    assert why in message and "\x00" not in message and message.isascii()
