@@ -41,7 +41,11 @@ class Owner:
 
     def stop(self) -> None:
         self.process.stdin.close()
-        assert self.process.wait(30) == 0, self.process.stderr.read()
+        code = self.process.wait(30)
+        errors = self.process.stderr.read()
+        self.process.stdout.close()
+        self.process.stderr.close()
+        assert code == 0, errors
 
 
 @pytest.fixture
