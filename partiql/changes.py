@@ -42,7 +42,7 @@ class Changes:
         """The records committed since the last one returned (at most ``limit``), without waiting."""
         with self.engine.lock:
             self.stream.trim(self.engine.clock())
-            found = self.stream.after(self.position)
+            found = self.engine.streams.records(self.stream, self.position)
             if limit is not None:
                 found = found[:limit]
             if found:
@@ -55,11 +55,16 @@ class Changes:
             if found:
                 yield from found
                 continue
-            with self.engine.streams.changed:
+            streams = self.engine.streams
+            with streams.changed:
                 if self.closed:
                     return
-                if not self.engine.streams.changed.wait_for(self._more, timeout=self.wait):
-                    return  # ``wait`` seconds without a record
+                streams.waiting += 1
+                try:
+                    if not streams.changed.wait_for(self._more, timeout=self.wait):
+                        return  # ``wait`` seconds without a record
+                finally:
+                    streams.waiting -= 1
 
     def _more(self) -> bool:
         return self.closed or self.engine.streams.sequence > self.position and bool(self.stream.after(self.position))

@@ -11,9 +11,10 @@ wait on ``changed`` (a Condition on the engine lock) for new records.
 
 from __future__ import annotations
 
+import random
 import threading
 
-from .records import record_of, sequence_text
+from .records import Change, changed, sequence_text
 from .stream import RETENTION, Shard, Stream
 
 __all__ = ["RETENTION", "Shard", "Stream", "Streams", "sequence_text"]
@@ -27,7 +28,10 @@ class Streams:
         self.by_arn: dict = {}
         self.sequence = 0         # the newest sequence number given
         self._shards = 0          # shard ids made (their order is their creation order)
+        # eventIDs: 32 hex digits, unique -- this engine's random half, then the sequence number
+        self._id_prefix = f"{random.getrandbits(64):016x}"
         self.changed = threading.Condition(engine.lock)
+        self.waiting = 0          # readers waiting on ``changed`` (none: a write need not notify)
 
     # --------------------------------------------------------------- life
     def sync(self, table, deleted: bool = False) -> None:
@@ -61,26 +65,27 @@ class Streams:
     # ------------------------------------------------------------ records
     def record(self, mutations: list) -> None:
         """The records of committed ``mutations`` (tables without a stream are skipped)."""
-        now = self.engine.clock()
-        created = None
-        touched = set()
+        now = created = None
         for mutation in mutations:
             stream = mutation.table.stream
-            if stream is None:
+            if stream is None or not changed(mutation):
                 continue
             if created is None:
-                created = self.engine.epoch()
-            record = record_of(mutation, stream.view_type, self.sequence + 1, created, self.engine.region)
-            if record is None:
-                continue
+                now = self.engine.clock()
+                epoch = self.engine.epoch
+                created = epoch.anchor + (now - epoch.start)  # Epoch.__call__ without a second clock read
             self.sequence += 1
             partition = mutation.table.store.partition_for(mutation.h)
-            stream.shard_for(partition).records.append((self.sequence, now, record))
-            touched.add(stream)
-        for stream in touched:
-            stream.trim(now)
-        if touched:
+            stream.shard_for(partition).records.append((self.sequence, now, Change(self.sequence, created, mutation)))
+            if now >= stream.next_trim:  # records leave by the second: trimming more often finds nothing
+                stream.trim(now)
+                stream.next_trim = now + 1.0
+        if created is not None and self.waiting:
             self.changed.notify_all()
+
+    def records(self, stream: Stream, after: int) -> list:
+        """``stream``'s records with a sequence number above ``after``, built now, in sequence order."""
+        return [change.record(stream, self.engine.region, self._id_prefix) for change in stream.after(after)]
 
     def stream_of(self, table_name: str) -> Stream | None:
         """The table's enabled stream, or None."""

@@ -1,19 +1,23 @@
-"""A stream record of one item-level change (item-api §7.3, §7.4), or none when nothing changed.
+"""Stream records of item-level changes (item-api §7.3, §7.4): what a write keeps, what a reader gets.
 
-``record_of(mutation, view_type, sequence, created, region)`` is the
-record as DynamoDB Streams returns it, with engine values in ``Keys`` and
-the images: ``INSERT`` for a new item, ``MODIFY`` for a changed one (a Put
-that replaces with different content included), ``REMOVE`` for a deleted
-one; None when the write changed nothing (an identical Put, an update that
-sets equal values, a delete of a missing item). A TTL deletion
-(``mutation.service``) names the service in ``userIdentity``.
+A write keeps a ``Change`` -- the old and new stored records as they were
+(the engine never changes a stored item in place: a write replaces it, and
+``Record.alias`` relies on the same) -- or nothing when it changed nothing
+(``change_of``: an identical Put, an update that sets equal values, a
+delete of a missing item). The record DynamoDB Streams returns is built
+from it only when it is read (``Change.record``): ``INSERT`` for a new
+item, ``MODIFY`` for a changed one, ``REMOVE`` for a deleted one, images by
+view type, ``SizeBytes`` = the keys' size plus the images', and for a TTL
+deletion the service in ``userIdentity``.
+
+why build on read: a write with a stream enabled must stay cheap (issue 17:
+at most 15 % on PutItem); records are read far less often than written.
 """
 
 from __future__ import annotations
 
-import uuid
-
-from ..types import copy_value, item_size
+from ..keys import key_dict
+from ..types import item_size
 
 EVENT_VERSION = "1.1"   # DynamoDB Local's STREAMS_EVENT_VERSION (spec §7.3)
 EVENT_SOURCE = "aws:dynamodb"
@@ -23,30 +27,48 @@ IMAGES = {"KEYS_ONLY": (False, False), "NEW_IMAGE": (True, False), "OLD_IMAGE": 
           "NEW_AND_OLD_IMAGES": (True, True)}
 
 
-def record_of(mutation, view_type: str, sequence: int, created: float, region: str) -> dict | None:
-    """The record of ``mutation``, or None when the write changed nothing."""
+class Change:
+    """One committed change of one item, as a stream keeps it until it is read."""
+
+    __slots__ = ("sequence", "created", "pk", "sort", "old", "new", "service")
+
+    def __init__(self, sequence: int, created: float, mutation):
+        self.sequence = sequence
+        self.created = created   # epoch seconds (ApproximateCreationDateTime)
+        self.pk, self.sort = mutation.pk, mutation.sort
+        self.old, self.new = mutation.old, mutation.new
+        self.service = mutation.service
+
+    def record(self, stream, region: str, id_prefix: str) -> dict:
+        """The record as DynamoDB Streams returns it (engine values in Keys and the images)."""
+        old, new = self.old, self.new
+        name = "INSERT" if old is None else "REMOVE" if new is None else "MODIFY"
+        keys = key_dict(stream.key_schema, self.pk, None if self.sort is None else self.sort[0])
+        wants_new, wants_old = IMAGES[stream.view_type]
+        body = {"ApproximateCreationDateTime": int(self.created), "Keys": keys}
+        size = item_size(keys)
+        if wants_new and new is not None:
+            body["NewImage"] = new.item
+            size += new.size
+        if wants_old and old is not None:
+            body["OldImage"] = old.item
+            size += old.size
+        body.update({"SequenceNumber": sequence_text(self.sequence), "SizeBytes": size,
+                     "StreamViewType": stream.view_type})
+        found = {"eventID": f"{id_prefix}{self.sequence:016x}", "eventName": name, "eventVersion": EVENT_VERSION,
+                 "eventSource": EVENT_SOURCE, "awsRegion": region, "dynamodb": body}
+        if self.service:
+            found["userIdentity"] = dict(SERVICE)
+        return found
+
+
+def changed(mutation) -> bool:
+    """Whether ``mutation`` changed its item (no record otherwise, item-api §7.4)."""
     old, new = mutation.old, mutation.new
-    if new is None and old is None:
-        return None  # a delete of a missing item
-    if old is not None and new is not None and old.item == new.item:
-        return None  # why: equality by value (reordered map keys are equal), as DynamoDB compares
-    name = "INSERT" if old is None else "REMOVE" if new is None else "MODIFY"
-    keys = mutation.key
-    wants_new, wants_old = IMAGES[view_type]
-    body = {"ApproximateCreationDateTime": int(created), "Keys": keys}
-    size = item_size(keys)
-    if wants_new and new is not None:
-        body["NewImage"] = copy_value(new.item)
-        size += new.size
-    if wants_old and old is not None:
-        body["OldImage"] = copy_value(old.item)
-        size += old.size
-    body.update({"SequenceNumber": sequence_text(sequence), "SizeBytes": size, "StreamViewType": view_type})
-    record = {"eventID": str(uuid.uuid4()), "eventName": name, "eventVersion": EVENT_VERSION,
-              "eventSource": EVENT_SOURCE, "awsRegion": region, "dynamodb": body}
-    if mutation.service:
-        record["userIdentity"] = dict(SERVICE)
-    return record
+    if old is None:
+        return new is not None  # a delete of a missing item changes nothing
+    # why equality by value: reordered map keys are equal, as DynamoDB compares
+    return new is None or old.item != new.item
 
 
 def sequence_text(sequence: int) -> str:

@@ -17,7 +17,7 @@ RETENTION = 24 * 3600.0  # seconds a record is kept (DynamoDB Streams' 24 hours)
 
 
 class Shard:
-    """One partition's share of a stream: ``records`` are (sequence, clock time, record)."""
+    """One partition's share of a stream: ``records`` are (sequence, clock time, ``records.Change``)."""
 
     __slots__ = ("shard_id", "parent_id", "lo", "hi", "start", "end", "records")
 
@@ -50,6 +50,7 @@ class Stream:
         self.arn = arn
         self.created = created          # epoch seconds (CreationRequestDateTime)
         self.disabled_at = None         # clock time it was disabled, None while enabled
+        self.next_trim = float("-inf")  # when a write next trims the old records
         self.shards: list = []          # in creation order
         self._open: dict = {}           # (lo, hi) -> the open Shard of that range
         self._parents: dict = {}        # (lo, hi) of a split range -> the closed parent's id
@@ -100,10 +101,10 @@ class Stream:
                 records.popleft()
 
     def after(self, sequence: int) -> list:
-        """Every record kept with a sequence number above ``sequence``, in sequence order."""
+        """Every change kept with a sequence number above ``sequence`` (``records.Change``), in order."""
         found = [entry for shard in self.shards for entry in shard.records if entry[0] > sequence]
         found.sort(key=lambda entry: entry[0])
-        return [record for _, _, record in found]
+        return [change for _, _, change in found]
 
     def oldest(self) -> int | None:
         """The oldest sequence number kept, or None when no record is."""
