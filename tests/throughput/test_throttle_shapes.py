@@ -15,28 +15,20 @@ from partiql.engine.errors import (ConditionalCheckFailedException, ProvisionedT
 from partiql.engine.requests.wire import error_to_wire, wire_call
 from partiql.wire import statement_call
 
+from .workload import table_request
+
 ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/"
 TABLE_MESSAGE = ("The level of configured provisioned throughput for the table was exceeded. Consider increasing "
                  "your provisioning level with the UpdateTable API.")
 KB = "x" * 1000
 
 
-def _table(name: str, rcu: int | None, wcu: int | None = None) -> dict:
-    request = {"TableName": name, "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-               "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
-    if rcu is None:
-        request["BillingMode"] = "PAY_PER_REQUEST"
-    else:
-        request["ProvisionedThroughput"] = {"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu}
-    return request
-
-
 @pytest.fixture
 def db():
     """An enforcing database: ``Tab`` (1 RCU, 1 WCU: bursts of 300 units) and a roomy ``Other``."""
     connection = partiql.connect(throughput="enforce", clock=VirtualClock(5_000.0))
-    call(connection, "CreateTable", _table("Tab", 1, 1))
-    call(connection, "CreateTable", _table("Other", 1000, 1000))
+    call(connection, "CreateTable", table_request("Tab", 1, 1))
+    call(connection, "CreateTable", table_request("Other", 1000, 1000))
     yield connection
     connection.close()
 
@@ -196,7 +188,7 @@ def test_partiql_statements_throttle_as_their_operations_do(db):
 
 def test_on_demand_throttles_with_throttling_exception_and_its_member_spelling():
     db = partiql.connect(throughput="enforce", clock=VirtualClock(0.0))
-    call(db, "CreateTable", _table("Hot", None))
+    call(db, "CreateTable", table_request("Hot", None))
     for i in range(1000):
         call(db, "PutItem", {"TableName": "Hot", "Item": {"pk": {"S": "k"}, "v": {"S": KB}}})
     with pytest.raises(ThrottlingException) as caught:
@@ -211,7 +203,7 @@ def test_on_demand_throttles_with_throttling_exception_and_its_member_spelling()
 
 def test_report_mode_serves_and_warns_in_the_result():
     db = partiql.connect(clock=VirtualClock(0.0))  # report is the default
-    call(db, "CreateTable", _table("Tab", 1, 1))
+    call(db, "CreateTable", table_request("Tab", 1, 1))
     for i in range(300):
         db.execute(f"INSERT INTO Tab VALUE {{'pk': 'k{i}'}}")
     result = db.execute("INSERT INTO Tab VALUE {'pk': 'over'}")
@@ -223,7 +215,7 @@ def test_report_mode_serves_and_warns_in_the_result():
 
 def test_off_counts_nothing():
     db = partiql.connect(throughput="off", clock=VirtualClock(0.0))
-    call(db, "CreateTable", _table("Tab", 1, 1))
+    call(db, "CreateTable", table_request("Tab", 1, 1))
     for i in range(400):
         call(db, "PutItem", {"TableName": "Tab", "Item": {"pk": {"S": f"k{i}"}}})
     assert not db.engine.throughput.warnings

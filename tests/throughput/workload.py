@@ -19,8 +19,9 @@ def engine_on(mode: str = "enforce", adaptive: bool = True) -> tuple[Engine, Vir
     return Engine(clock=clock, throughput=mode, adaptive_capacity=adaptive), clock
 
 
-def create(engine: Engine, name: str, read: int | None = None, write: int | None = None, gsi: dict | None = None):
-    """A table keyed on ``pk`` (provisioned when ``read``/``write`` are given), with an optional GSI on ``g``."""
+def table_request(name: str, read: int | None = None, write: int | None = None, gsi: dict | None = None) -> dict:
+    """CreateTable for a table keyed on ``pk`` (provisioned when ``read``/``write`` are given), with an
+    optional GSI on ``g`` (``gsi``: name, read, write)."""
     request = {"TableName": name, "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
     if read is None:
@@ -34,7 +35,12 @@ def create(engine: Engine, name: str, read: int | None = None, write: int | None
         if read is not None:
             index["ProvisionedThroughput"] = {"ReadCapacityUnits": gsi["read"], "WriteCapacityUnits": gsi["write"]}
         request["GlobalSecondaryIndexes"] = [index]
-    OPERATIONS["CreateTable"](engine, request)
+    return request
+
+
+def create(engine: Engine, name: str, read: int | None = None, write: int | None = None, gsi: dict | None = None):
+    """Create ``table_request``'s table in ``engine``."""
+    OPERATIONS["CreateTable"](engine, table_request(name, read, write, gsi))
 
 
 def put(table: str, key: str, **extra) -> WriteAction:
