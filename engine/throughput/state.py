@@ -198,7 +198,7 @@ class Resource:
         """(partition, meter) of the partition holding hash ``h``."""
         partition = self.store.partition_for(h)
         meter = partition.meter
-        if meter is None or meter.hi != partition.hi:  # new, or it split since
+        if meter is None:  # new, or it split since (a split drops the partition's meter)
             meter = self._new_meter(partition)
         return partition, meter
 
@@ -292,7 +292,7 @@ class Resource:
         """Split a hot partition at the hash that halves its traffic (§3.3, model); a
         partition whose traffic is one key's cannot be split and stays capped."""
         partition = self.store.partition_for(meter.lo)
-        if (partition.lo, partition.hi) != (meter.lo, meter.hi):
+        if partition.meter is not meter:  # it split since this second began
             return
         at = split_point(self.keys.traffic(meter.lo, meter.hi))
         if at is not None:
