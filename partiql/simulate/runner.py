@@ -76,8 +76,9 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     duration = workload.duration = workload.duration if duration is None else duration
     seed = workload.seed = workload.seed if seed is None else seed
     clock = VirtualClock()
-    db = partiql.connect(throughput="enforce", clock=clock)
+    db = partiql.connect(throughput="off", clock=clock)  # building and seeding are not charged
     _build(db, workload, random.Random(seed), database)
+    db.engine.throughput.mode = "enforce"
     stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
              for p in workload.patterns]
     rngs = [random.Random(f"{seed}/{n}") for n in range(len(workload.patterns))]
@@ -161,13 +162,8 @@ def _build(db, workload: Workload, rng: random.Random, database=None) -> None:
             db.execute(ddl)
         except DynamoDBError as error:
             raise WorkloadError(f"{workload.source}: {ddl!r}: {error.message}") from None
-    throughput = db.engine.throughput
-    throughput.mode = "off"
-    try:
-        for seed in workload.seeds:
-            _seed(db, seed, rng, workload.source)
-    finally:
-        throughput.mode = "enforce"
+    for seed in workload.seeds:
+        _seed(db, seed, rng, workload.source)
     _fill_seeded_values(db, workload)
 
 
@@ -181,8 +177,6 @@ def _borrow(db, database, source: str) -> None:
     except StorageError as error:
         raise WorkloadError(f"{source}: {error}") from None
     engine = db.engine
-    throughput = engine.throughput
-    throughput.mode = "off"
     try:
         for name in origin.table_names():
             engine.create_table(**create_request(origin.describe(name)))
@@ -191,7 +185,6 @@ def _borrow(db, database, source: str) -> None:
             for item in items:
                 engine.write(WriteAction("Put", name, item=item))
     finally:
-        throughput.mode = "enforce"
         origin.close()
 
 
