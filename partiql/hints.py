@@ -32,13 +32,13 @@ from . import ast, ast_walk
 from .access import analyse
 from .errors import SYNTAX_PREFIX, ScanRefused
 from .keywords import GRAMMAR_WORDS, RESERVED
+from .splitter import QUOTED
 
 CLOSE = 0.75  # difflib ratio from which a name or keyword counts as a near miss
 # The words a statement is built of, the shell's too: what a misspelling is compared with.
 KEYWORDS = sorted(w.upper() for w in GRAMMAR_WORDS | {"table", "tables", "show", "explain", "index", "gsi",
                                                        "lsi", "hash", "range", "begin", "commit", "rollback"})
 _AGGREGATE = re.compile(r"\b(count|sum|avg|min|max)\s*\(", re.IGNORECASE)
-_QUOTED = re.compile(r"'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 NO_INDEX = "The table does not have the specified index"
 
@@ -195,7 +195,7 @@ def misspelt_keyword(seen: Seen, error) -> list:
 
     text = seen.statement
     offset = _offset(text, error.line, error.column) if error.line is not None else len(text)
-    words = [m for m in _WORD.finditer(_QUOTED.sub(lambda q: " " * len(q.group()), text))
+    words = [m for m in _WORD.finditer(QUOTED.sub(lambda q: " " * len(q.group()), text))
              if m.start() <= offset][-2:]
     names = set(seen.tables)  # a table's or attribute's name is no misspelt keyword
     for table in seen.tables.values():
@@ -212,7 +212,7 @@ def misspelt_keyword(seen: Seen, error) -> list:
 
 def aggregate(seen: Seen, error) -> list:
     """``COUNT(*)`` and friends: the dialect has none."""
-    found = _AGGREGATE.search(_QUOTED.sub("''", seen.statement))
+    found = _AGGREGATE.search(QUOTED.sub("''", seen.statement))
     if found is None:
         return []
     return [f"DynamoDB's PartiQL has no aggregates ({found.group(1).upper()}(…)): the status line, or "

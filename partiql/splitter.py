@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 
-# One lexical piece at a time: quoted text (possibly unterminated), comments,
-# a semicolon, or a run of anything else.
+# A 'string' or a "quoted name", possibly unterminated (doubled quotes inside).
+QUOTED = re.compile(r"""'(?:[^']|'')*'?|"(?:[^"]|"")*"?""")
+# One lexical piece at a time: quoted text, comments, a semicolon, or a run of anything else.
 _PIECE = re.compile(r"""
-      (?P<quoted>'(?:[^']|'')*'?|"(?:[^"]|"")*"?)
+      (?P<quoted>""" + QUOTED.pattern + r""")
     | (?P<comment>--[^\n]*|/\*[\s\S]*?(?:\*/|\Z))
     | (?P<semi>;)
     | (?P<other>[^'";/-]+|[/-])
