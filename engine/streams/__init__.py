@@ -53,9 +53,6 @@ class Streams:
         self._shards += 1
         return f"shardId-{self._shards:020d}-{self._shards * 2654435761 % 2**32:08x}"
 
-    def table_partitions(self, name: str) -> list:
-        return self.engine.tables[name].store.partitions
-
     def _forget_expired(self) -> None:
         now = self.engine.clock()
         for arn in [arn for arn, s in self.by_arn.items() if s.disabled_at is not None

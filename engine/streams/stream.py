@@ -44,6 +44,7 @@ class Stream:
     def __init__(self, registry, table, view_type: str, label: str, arn: str, created: float):
         self.registry = registry
         self.table_name = table.name
+        self.store = table.store        # the partitions its shards follow
         self.key_schema = table.spec.key
         self.view_type = view_type
         self.label = label
@@ -54,15 +55,16 @@ class Stream:
         self.shards: list = []          # in creation order
         self._open: dict = {}           # (lo, hi) -> the open Shard of that range
         self._parents: dict = {}        # (lo, hi) of a split range -> the closed parent's id
-        self.follow(table.store.partitions)
+        self.follow()
 
     @property
     def enabled(self) -> bool:
         return self.disabled_at is None
 
     # ------------------------------------------------------------- shards
-    def follow(self, partitions: list) -> None:
+    def follow(self) -> None:
         """Open a shard for each partition that has none; close the shard of a range that split."""
+        partitions = self.store.partitions
         ranges = {(p.lo, p.hi) for p in partitions}
         for bounds in [b for b in self._open if b not in ranges]:
             shard = self._open.pop(bounds)
@@ -80,7 +82,7 @@ class Stream:
     def shard_for(self, partition) -> Shard:
         shard = self._open.get((partition.lo, partition.hi))
         if shard is None:  # the partition split since the last record
-            self.follow(self.registry.table_partitions(self.table_name))
+            self.follow()
             shard = self._open[(partition.lo, partition.hi)]
         return shard
 
