@@ -31,10 +31,10 @@ def create_statement(table: dict) -> str:
     types = {d["AttributeName"]: d["AttributeType"] for d in table.get("AttributeDefinitions", [])}
     lines = [f"CREATE TABLE {name(table['TableName'])}",
              f"  PRIMARY KEY ({_keys(table['KeySchema'], types)})",
-             f"  BILLING MODE {'ON DEMAND' if _on_demand(table) else 'PROVISIONED ' + _units(table)}"]
+             f"  BILLING MODE {'ON DEMAND' if on_demand(table) else 'PROVISIONED ' + _units(table)}"]
     for kind, member in (("GSI", "GlobalSecondaryIndexes"), ("LSI", "LocalSecondaryIndexes")):
         for index in table.get(member) or []:
-            provisioned = "" if kind == "LSI" or _on_demand(table) else f" PROVISIONED {_units(index)}"
+            provisioned = "" if kind == "LSI" or on_demand(table) else f" PROVISIONED {_units(index)}"
             lines.append(f"  {kind} ({name(index['IndexName'])} ON ({_keys(index['KeySchema'], types)}) "
                          f"PROJECTING {_projection(index['Projection'])}{provisioned})")
     lines[-1] += ";"
@@ -43,13 +43,13 @@ def create_statement(table: dict) -> str:
 
 def create_request(table: dict) -> dict:
     """The CreateTable request that recreates ``table`` (a TableDescription)."""
-    on_demand = _on_demand(table)
+    demand = on_demand(table)
     request = {"TableName": table["TableName"], "AttributeDefinitions": table["AttributeDefinitions"],
-               "KeySchema": table["KeySchema"], "BillingMode": "PAY_PER_REQUEST" if on_demand else "PROVISIONED"}
-    if not on_demand:
+               "KeySchema": table["KeySchema"], "BillingMode": "PAY_PER_REQUEST" if demand else "PROVISIONED"}
+    if not demand:
         request["ProvisionedThroughput"] = _throughput(table)
     gsis = [{"IndexName": index["IndexName"], "KeySchema": index["KeySchema"], "Projection": index["Projection"],
-             **({} if on_demand else {"ProvisionedThroughput": _throughput(index)})}
+             **({} if demand else {"ProvisionedThroughput": _throughput(index)})}
             for index in table.get("GlobalSecondaryIndexes") or []]
     lsis = [{"IndexName": index["IndexName"], "KeySchema": index["KeySchema"], "Projection": index["Projection"]}
             for index in table.get("LocalSecondaryIndexes") or []]
@@ -75,7 +75,8 @@ def _keys(schema: list, types: dict) -> str:
                      for k in schema)
 
 
-def _on_demand(table: dict) -> bool:
+def on_demand(table: dict) -> bool:
+    """Whether a TableDescription bills on demand."""
     return (table.get("BillingModeSummary") or {}).get("BillingMode") == "PAY_PER_REQUEST"
 
 

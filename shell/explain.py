@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from partiql.schema import on_demand
+
 
 def render_plan(plan) -> str:
     """A PlanSummary as text: a header, the scan flag, the estimate, each request as JSON."""
@@ -56,12 +58,8 @@ def _throughput(description: dict) -> str:
     return f"{summary.get('ReadCapacityUnits', 0)} RCU, {summary.get('WriteCapacityUnits', 0)} WCU"
 
 
-def _on_demand(table: dict) -> bool:
-    return (table.get("BillingModeSummary") or {}).get("BillingMode") == "PAY_PER_REQUEST"
-
-
 def _billing(table: dict) -> str:
-    return "PAY_PER_REQUEST" if _on_demand(table) else f"PROVISIONED ({_throughput(table)})"
+    return "PAY_PER_REQUEST" if on_demand(table) else f"PROVISIONED ({_throughput(table)})"
 
 
 def _hash_range(bounds) -> str:
@@ -80,7 +78,7 @@ def _projection(index: dict) -> str:
 
 def _index_rows(table: dict, types: dict) -> list:
     rows = []
-    provisioned = not _on_demand(table)
+    provisioned = not on_demand(table)
     for kind, member in (("GSI", "GlobalSecondaryIndexes"), ("LSI", "LocalSecondaryIndexes")):
         for index in table.get(member) or []:
             capacity = [_throughput(index) if kind == "GSI" else ""] if provisioned else []
