@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import threading
 
-from .records import Change, changed, sequence_text
+from .records import Change, changes_item, sequence_text
 from .stream import RETENTION, Shard, Stream
 
 __all__ = ["RETENTION", "Shard", "Stream", "Streams", "sequence_text"]
@@ -65,7 +65,7 @@ class Streams:
         now = created = None
         for mutation in mutations:
             stream = mutation.table.stream
-            if stream is None or not changed(mutation):
+            if stream is None or not changes_item(mutation):
                 continue
             if created is None:
                 now = self.engine.clock()

@@ -3,7 +3,7 @@
 A write keeps a ``Change`` -- the old and new stored records as they were
 (the engine never changes a stored item in place: a write replaces it, and
 ``Record.alias`` relies on the same) -- or nothing when it changed nothing
-(``change_of``: an identical Put, an update that sets equal values, a
+(``changes_item``: an identical Put, an update that sets equal values, a
 delete of a missing item). The record DynamoDB Streams returns is built
 from it only when it is read (``Change.record``): ``INSERT`` for a new
 item, ``MODIFY`` for a changed one, ``REMOVE`` for a deleted one, images by
@@ -62,7 +62,7 @@ class Change:
         return found
 
 
-def changed(mutation) -> bool:
+def changes_item(mutation) -> bool:
     """Whether ``mutation`` changed its item (no record otherwise, item-api §7.4)."""
     old, new = mutation.old, mutation.new
     if old is None:
