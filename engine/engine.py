@@ -53,10 +53,12 @@ class Engine(Transactions):
         # Every write reaches the storage before memory (see engine.storage); a
         # file storage rebuilds its tables here.
         self.storage = storage if storage is not None else MemoryStorage()
-        self.streams = Streams(self)  # DynamoDB Streams: records of what commits (engine.streams)
+        # DynamoDB Streams: records of what commits (engine.streams); a file keeps them too
+        self.streams = Streams(self, durable=self.storage.durable)
         self.storage.load(self)
-        for table in self.tables.values():  # a stream enabled in the file runs on (its records are new)
+        for table in self.tables.values():  # a stream enabled in the file runs on, its records with it
             self.streams.sync(table)
+        self.streams.saved()  # (what loading found is what the file holds)
 
     # ---------------------------------------------------------------- tables
     def table(self, name: str) -> Table:
@@ -79,8 +81,9 @@ class Engine(Transactions):
             table = self.tables.get(name)
             if table is None:
                 raise ResourceNotFoundException(f"Requested resource not found: Table: {name} not found")
-            self.storage.drop_table(name)
+            self.storage.check_writable()
             self.streams.sync(table, deleted=True)  # its stream closes and stays readable for a day
+            self.storage.drop_table(name)
             del self.tables[name]
             self.version += 1
             return table
@@ -161,11 +164,13 @@ class Engine(Transactions):
         there leaves memory untouched), so nothing acknowledged is lost. The
         caller holds the lock from ``prepare`` to here.
         """
-        self.storage.persist(mutations)
+        # why the test: a write to a database without streams pays one lookup
+        changes = self.streams.prepare(mutations) if self.streams.by_arn else None
+        self.storage.persist(mutations, changes)  # the changes' records in the same transaction
         for mutation in mutations:
             mutation.table.commit(mutation)
-        if self.streams.by_arn:  # why the test: a write to a database without streams pays one lookup
-            self.streams.record(mutations)
+        if changes:
+            self.streams.publish(changes)
 
     @staticmethod
     def _action_key(table: Table, action: WriteAction) -> tuple:

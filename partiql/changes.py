@@ -41,7 +41,7 @@ class Changes:
     def poll(self, limit: int | None = None) -> list:
         """The records committed since the last one returned (at most ``limit``), without waiting."""
         with self.engine.lock:
-            self.stream.trim(self.engine.clock())
+            self.engine.streams.trim(self.engine.epoch())
             found = self.engine.streams.records(self.stream, self.position)
             if limit is not None:
                 found = found[:limit]
@@ -86,7 +86,7 @@ def _position(engine, stream, start) -> int:
     """The sequence number just before the first record to return."""
     if start == "LATEST":
         return engine.streams.sequence
-    stream.trim(engine.clock())
+    engine.streams.trim(engine.epoch())
     oldest = stream.oldest()
     if start == "TRIM_HORIZON":
         return 0 if oldest is None else oldest - 1

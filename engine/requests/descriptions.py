@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 
 from ..envelope import check_request
 from ..schema import IndexSpec, TableSpec, Throughput
@@ -12,12 +11,6 @@ from .control import LIST_TABLES, ON_DEMAND, PROVISIONED
 def table_arn(name: str, region: str = "us-east-1", account: str = "123456789012") -> str:
     """``arn:aws:dynamodb:<region>:<account>:table/<name>``."""
     return f"arn:aws:dynamodb:{region}:{account}:table/{name}"
-
-
-def make_stream_label(timestamp: float) -> str:
-    """A stream label: the ISO-8601 UTC time with milliseconds (``2015-05-11T21:21:33.291``)."""
-    moment = datetime.fromtimestamp(timestamp, tz=timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}"
 
 
 def _throughput_description(throughput: Throughput | None, history: dict | None = None) -> dict:
@@ -82,8 +75,7 @@ def table_description(spec: TableSpec, *, status: str, created_at: float, item_c
 
     ``index_stats`` maps index name → ``(item_count, size_bytes)`` or a dict
     with ``ItemCount``, ``IndexSizeBytes``, ``IndexStatus`` (default ACTIVE)
-    and ``Backfilling``. ``stream_label`` is the LatestStreamLabel (default:
-    derived from ``created_at``). ``billing_updated_at`` is when the table last
+    and ``Backfilling``. ``stream_label`` is the LatestStreamLabel. ``billing_updated_at`` is when the table last
     switched billing mode; ``throughput_history`` is merged into the table's
     ProvisionedThroughput (LastIncreaseDateTime, LastDecreaseDateTime,
     NumberOfDecreasesToday). ``partitions`` is our extension, passed through
@@ -113,7 +105,7 @@ def table_description(spec: TableSpec, *, status: str, created_at: float, item_c
         out["GlobalSecondaryIndexes"] = [_gsi_description(index, arn, _stats(index_stats, index.name))
                                          for index in spec.gsis]
     if spec.stream_view_type is not None:  # absent when no stream is enabled
-        label = stream_label or make_stream_label(created_at)
+        label = stream_label  # (Streams.sync names it)
         out["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": spec.stream_view_type}
         out["LatestStreamLabel"] = label
         out["LatestStreamArn"] = f"{arn}/stream/{label}"

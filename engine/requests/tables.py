@@ -5,12 +5,10 @@ Request problems are reported before the table is looked up (item-api §2.1).
 
 from __future__ import annotations
 
-import time
-
 from ..engine import Engine
 from .control import check_deletable, table_not_found, validate_table_name_request
 from .create_table import create_table_spec
-from .descriptions import deleted_table_description, list_tables_page, make_stream_label, table_description
+from .descriptions import deleted_table_description, list_tables_page, table_description
 from .update_table import update_table_spec, validate_update_table
 
 
@@ -36,10 +34,8 @@ def create_table(engine: Engine, request: dict) -> dict:
     with engine.lock:
         engine.storage.check_writable()
         table = engine.add_table(spec)
-        if spec.stream_view_type is not None:
-            table.stream_label = make_stream_label(table.created_at)
+        engine.streams.sync(table)  # (a stream's label and state are saved with the table)
         engine.storage.save_table(table)
-        engine.streams.sync(table)
         # CreateTable answers CREATING; the table is usable at once (item-api §5.1, R).
         return {"TableDescription": describe(engine, table, status="CREATING")}
 
@@ -78,17 +74,9 @@ def update_table(engine: Engine, request: dict) -> dict:
                 apply(table, payload)
         table.ensure_partitions()
         engine.version += 1
-        engine.storage.save_table(table)
         engine.streams.sync(table)
+        engine.storage.save_table(table)
         return {"TableDescription": describe(engine, table)}
-
-
-def _enable_stream(table, view_type) -> None:
-    table.stream_label = make_stream_label(time.time())  # a new label: Streams.sync starts a new stream
-
-
-def _disable_stream(table, _) -> None:
-    table.stream_label = None
 
 
 # What the storage does for each kind of change; billing, throughput, deletion
@@ -96,8 +84,6 @@ def _disable_stream(table, _) -> None:
 _APPLY = {
     "create_gsi": lambda table, index: table.add_gsi(index),
     "delete_gsi": lambda table, name: table.drop_gsi(name),
-    "enable_stream": _enable_stream,
-    "disable_stream": _disable_stream,
 }
 
 OPERATIONS = {"CreateTable": create_table, "DescribeTable": describe_table, "ListTables": list_tables,

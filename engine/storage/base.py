@@ -7,10 +7,11 @@ is opened. The engine calls it, always holding the engine lock:
 ================================  ==========================================
 ``load(engine)``                  once, from ``Engine.__init__``: rebuild the
                                   tables, their indexes and partitions
-``persist(mutations)``            every write operation, *before* it is
+``persist(mutations, changes)``   every write operation, *before* it is
                                   applied in memory: all its mutations (1 for
-                                  PutItem, N for a transaction or batch) in
-                                  one atomic storage transaction
+                                  PutItem, N for a transaction or batch) and
+                                  their stream records in one atomic storage
+                                  transaction
 ``save_table(table)``             after CreateTable / UpdateTable changed a
                                   table's spec or state
 ``drop_table(name)``              DeleteTable, before the catalog forgets it
@@ -38,12 +39,14 @@ class Storage:
     """The interface; every method is a no-op here (an in-memory database)."""
 
     path: str | None = None  # the database file, None in memory
+    durable = False          # whether it keeps the streams (``engine.streams.Streams.unsaved``)
 
     def load(self, engine) -> None:
         """Rebuild the engine's tables, indexes, partitions and items."""
 
-    def persist(self, mutations: list) -> None:
-        """Make the mutations of one operation durable, all or none, before they are applied."""
+    def persist(self, mutations: list, changes: list | None = None) -> None:
+        """Make the mutations of one operation durable, all or none, before they are applied, with
+        the stream records of ``changes`` ([(stream, shard, Change)], ``Streams.prepare``)."""
 
     def save_table(self, table) -> None:
         """Record a created or updated table (spec, state, partition layout)."""

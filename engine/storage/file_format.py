@@ -22,6 +22,10 @@ Format history (``SCHEMAS`` keeps each one, so tests can build old files):
   (``codec.item_checksum`` / ``table_checksum``), verified on open and by
   ``partiql check``: SQLite checks its pages' structure, not the values in
   them.
+* 4 — DynamoDB Streams: ``streams`` keeps each stream's description (its
+  shards and their lineage) by ARN, ``stream_records`` each change record
+  by sequence number, both with checksums; a record is written in the
+  transaction of the item it records.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from .codec import decode_item, decode_spec, item_checksum, row_key, table_check
 from ..types import item_size
 
 APPLICATION_ID = 0x50514444  # "PQDD"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HEADER_BYTES = 100
 
@@ -58,6 +62,12 @@ SCHEMAS = {
         "CREATE TABLE items (tid INTEGER NOT NULL, key BLOB NOT NULL, size INTEGER NOT NULL, "
         "item TEXT NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (tid, key)) WITHOUT ROWID"],
 }
+STREAM_SCHEMA = [
+    "CREATE TABLE streams (arn TEXT PRIMARY KEY, state TEXT NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE stream_records (seq INTEGER PRIMARY KEY, arn TEXT NOT NULL, shard TEXT NOT NULL, "
+    "record TEXT NOT NULL, crc INTEGER NOT NULL)",
+]
+SCHEMAS[4] = SCHEMAS[3] + STREAM_SCHEMA
 
 
 def _v1_to_v2(db: sqlite3.Connection) -> None:
@@ -98,8 +108,13 @@ def _v2_to_v3(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE tables_v2")
 
 
+def _v3_to_v4(db: sqlite3.Connection) -> None:
+    for statement in STREAM_SCHEMA:
+        db.execute(statement)
+
+
 # MIGRATIONS[n] turns format n into format n + 1.
-MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3}
+MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def damaged(path: str, detail: str) -> StorageError:

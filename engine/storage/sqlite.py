@@ -24,6 +24,7 @@ refuses every write, saying who holds the file and how to share it.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from urllib.parse import quote
@@ -32,7 +33,7 @@ from contextlib import contextmanager
 from itertools import groupby
 from operator import itemgetter
 
-from . import file_format, integrity
+from . import file_format, integrity, stream_rows
 from .file_lock import OwnerLock, holder
 from ..partition import Record
 from .restore import restore_table
@@ -70,6 +71,10 @@ class SqliteStorage(Storage):
         except BaseException:
             self._release()
             raise
+
+    @property
+    def durable(self) -> bool:
+        return not self.read_only
 
     def _open(self) -> sqlite3.Connection:
         file_format.check_header(self.path)
@@ -127,6 +132,7 @@ class SqliteStorage(Storage):
                     if table_checksum(name, spec_text, state_text) != crc:
                         raise file_format.damaged_table(self.path, name)
                     self._load_table(engine, tid, name, spec_text, state_text)
+                self._load_streams(engine.streams)
             except StorageError:
                 self._release()  # why: the caller never gets an engine to close
                 raise
@@ -145,6 +151,21 @@ class SqliteStorage(Storage):
         self._tids[table.name] = tid
         self._shapes[table.name] = _shape(table)
 
+    def _load_streams(self, streams) -> None:
+        """Every stream the file keeps, then its records in sequence order."""
+        for arn, text, crc in self._db.execute("SELECT arn, state, crc FROM streams").fetchall():
+            if stream_rows.stream_checksum(arn, text) != crc:
+                raise file_format.damaged(self.path, f"the stream {arn} is damaged (checksum)")
+            streams.restore(arn, json.loads(text))
+        shards: dict = {}
+        rows = self._db.execute("SELECT seq, arn, shard, record, crc FROM stream_records ORDER BY seq")
+        for seq, arn, shard_id, text, crc in rows:
+            if stream_rows.record_checksum(seq, arn, shard_id, text) != crc:
+                raise file_format.damaged(self.path, f"the stream record {seq} of {arn} is damaged (checksum)")
+            stream = streams.by_arn[arn]
+            shard = shards.get((arn, shard_id)) or shards.setdefault((arn, shard_id), stream.shard(shard_id))
+            streams.restore_change(shard, stream_rows.decode_change(seq, text, stream.key_schema))
+
     def _record(self, spec, key: bytes, size: int, text: str, crc: int) -> tuple:
         """(partition-key hash, Record) of a stored item whose checksum holds."""
         if item_checksum(key, size, text) != crc:
@@ -152,21 +173,30 @@ class SqliteStorage(Storage):
         return row_hash(key), Record(decode_item(text), size)
 
     # ---------------------------------------------------------------- writes
-    def persist(self, mutations: list) -> None:
-        """Write one operation's mutations in one SQLite transaction (one statement for one item)."""
+    def persist(self, mutations: list, changes: list | None = None) -> None:
+        """Write one operation's mutations and their stream records in one SQLite transaction (one
+        statement for one item)."""
         with self._mutex:
             self.check_writable()
             rows = [row for row in map(self._row, mutations) if row is not None]
+            if changes:
+                rows.extend((stream_rows.ADD_RECORD, stream_rows.record_row(*change)) for change in changes)
             stale = self._stale(self._touched)
+            streams = self._engine.streams if self._engine is not None else None
+            unsaved = streams is not None and streams.unsaved
             with self._failing("write"):
-                if len(rows) == 1 and not stale:
+                if len(rows) == 1 and not stale and not unsaved:
                     self._db.execute(*rows[0])  # why: a lone statement is its own transaction, and cheaper
-                elif rows or stale:
+                elif rows or stale or unsaved:
                     with file_format.transaction(self._db):
                         for statement, group in groupby(rows, key=itemgetter(0)):  # in order, in runs
                             self._db.executemany(statement, [parameters for _, parameters in group])
                         for table in stale:
                             self._write_table(table)
+                        if unsaved:
+                            stream_rows.save(self._db, streams)
+            if unsaved:
+                streams.saved()
             self._touched = {mutation.table for mutation in mutations}
 
     def _row(self, mutation) -> tuple | None:
@@ -194,6 +224,7 @@ class SqliteStorage(Storage):
             try:
                 with self._transaction():
                     self._write_table(table)
+                    self._save_streams()
             except StorageError as error:
                 self._failure = str(error)
                 raise
@@ -222,6 +253,7 @@ class SqliteStorage(Storage):
             with self._transaction():
                 self._db.execute("DELETE FROM items WHERE tid = ?", (tid,))
                 self._db.execute("DELETE FROM tables WHERE tid = ?", (tid,))
+                self._save_streams()  # (its stream, closed, stays readable for a day)
             del self._tids[name]
             self._shapes.pop(name, None)
 
@@ -244,10 +276,11 @@ class SqliteStorage(Storage):
             try:
                 if self._engine is not None and self._failure is None:
                     stale = self._stale(self._engine.tables.values())
-                    if stale:
+                    if stale or self._engine.streams.unsaved:
                         with self._transaction():
                             for table in stale:
                                 self._write_table(table)
+                            self._save_streams()
             finally:
                 self._release()
 
@@ -257,6 +290,13 @@ class SqliteStorage(Storage):
             self._db = None
         if self._lock is not None:
             self._lock.release()
+
+    def _save_streams(self) -> None:
+        """Within a transaction: what the engine's streams have not yet saved."""
+        streams = self._engine.streams if self._engine is not None else None
+        if streams is not None and streams.unsaved:
+            stream_rows.save(self._db, streams)
+            streams.saved()  # (a failed commit stops the storage: nothing is written after it)
 
     # --------------------------------------------------------------- helpers
     def check_writable(self) -> None:

@@ -28,25 +28,37 @@ IMAGES = {"KEYS_ONLY": (False, False), "NEW_IMAGE": (True, False), "OLD_IMAGE": 
 
 
 class Change:
-    """One committed change of one item, as a stream keeps it until it is read."""
+    """One committed change of one item, as a stream keeps it until it is read.
 
-    __slots__ = ("sequence", "created", "pk", "sort", "old", "new", "service")
+    ``old`` and ``new`` are the stored ``Record``s (None when absent); one
+    restored from the database file holds only the images its view type
+    shows, so ``name`` is kept apart ("INSERT" / "MODIFY" / "REMOVE").
+    """
 
-    def __init__(self, sequence: int, created: float, mutation):
+    __slots__ = ("sequence", "created", "name", "pk", "sort", "old", "new", "service")
+
+    def __init__(self, sequence: int, created: float, name: str, pk, sort, old, new, service: bool):
         self.sequence = sequence
         self.created = created   # epoch seconds (ApproximateCreationDateTime)
-        self.pk, self.sort = mutation.pk, mutation.sort
-        self.old, self.new = mutation.old, mutation.new
-        self.service = mutation.service
+        self.name = name
+        self.pk, self.sort = pk, sort
+        self.old, self.new = old, new
+        self.service = service
+
+    @classmethod
+    def of(cls, sequence: int, created: float, mutation) -> "Change":
+        """The change a committed ``mutation`` made (``changes_item`` said it made one)."""
+        old, new = mutation.old, mutation.new
+        name = "INSERT" if old is None else "REMOVE" if new is None else "MODIFY"
+        return cls(sequence, created, name, mutation.pk, mutation.sort, old, new, mutation.service)
 
     def record(self, stream, region: str, id_prefix: str) -> dict:
         """The record as DynamoDB Streams returns it (engine values in Keys and the images)."""
-        old, new = self.old, self.new
-        name = "INSERT" if old is None else "REMOVE" if new is None else "MODIFY"
         keys = key_dict(stream.key_schema, self.pk, None if self.sort is None else self.sort[0])
         wants_new, wants_old = IMAGES[stream.view_type]
         body = {"ApproximateCreationDateTime": int(self.created), "Keys": keys}
         size = item_size(keys)
+        new, old = self.new, self.old
         if wants_new and new is not None:
             body["NewImage"] = new.item
             size += new.size
@@ -55,8 +67,8 @@ class Change:
             size += old.size
         body.update({"SequenceNumber": sequence_text(self.sequence), "SizeBytes": size,
                      "StreamViewType": stream.view_type})
-        found = {"eventID": f"{id_prefix}{self.sequence:016x}", "eventName": name, "eventVersion": EVENT_VERSION,
-                 "eventSource": EVENT_SOURCE, "awsRegion": region, "dynamodb": body}
+        found = {"eventID": f"{id_prefix}{self.sequence:016x}", "eventName": self.name,
+                 "eventVersion": EVENT_VERSION, "eventSource": EVENT_SOURCE, "awsRegion": region, "dynamodb": body}
         if self.service:
             found["userIdentity"] = dict(SERVICE)
         return found

@@ -199,7 +199,7 @@ def test_every_write_path_is_on_disk_when_the_call_returns(path):
 
 
 class _FailingStorage(MemoryStorage):
-    def persist(self, mutations):
+    def persist(self, mutations, changes=None):
         raise StorageError("cannot write test.db: disk full")
 
 

@@ -130,12 +130,12 @@ def test_shards_follow_the_partitions_and_a_split_closes_the_parent():
     assert len(partitions) == 2
     children = [shard for shard in stream.shards if shard.parent_id == first.shard_id]
     assert len(children) == 2 and not first.open and all(child.open for child in children)
-    assert first.end == first.records[-1][0]
+    assert first.end == first.records[-1].sequence
     assert [s.shard_id for s in stream.shards] == sorted(s.shard_id for s in stream.shards)  # creation order
     for shard in children:  # each record in the shard of its item's partition
         assert all(shard.lo <= engine.tables["Tab"].locate(change.pk)[0] < shard.hi
-                   for _, _, change in shard.records)
-        assert all(seq > first.end for seq, _, _ in shard.records)
+                   for change in shard.records)
+        assert all(change.sequence > first.end for change in shard.records)
 
 
 def test_records_are_kept_a_day_on_the_clock_and_a_disabled_stream_stays_readable():
