@@ -188,6 +188,10 @@ class TrimmedDataAccessException(DynamoDBError):
     """A stream position older than the records kept (24 hours on the engine's clock)."""
 
 
+class ExpiredIteratorException(DynamoDBError):
+    """A shard iterator older than 15 minutes on the engine's clock (DynamoDB Streams)."""
+
+
 class TableNotFoundException(DynamoDBError):
     """The backup operations' missing table (``Table not found: <name>``)."""
 

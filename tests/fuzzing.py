@@ -451,7 +451,12 @@ def _mangle(value, rng: random.Random):
 def wire_request(rng: random.Random) -> tuple[str, bytes]:
     """(operation, body): a generated request, mangled one time in two, sometimes as broken JSON text."""
     seed = rng.choice(sorted(WIRE_SEEDS))
-    operation, request = seed.split("-")[0], WIRE_SEEDS[seed](rng)
+    return seed.split("-")[0], mangled(WIRE_SEEDS[seed](rng), rng)
+
+
+def mangled(request: dict, rng: random.Random) -> bytes:
+    """The body of ``request`` mangled one time in two (members replaced by junk, removed or added),
+    sometimes as broken JSON text or bytes that are not UTF-8."""
     request = {name: value for name, value in request.items() if value is not None}
     for _ in range(rng.randrange(1, 3) if rng.random() < .4 else 0):
         request = _mangle(request, rng)
@@ -463,7 +468,7 @@ def wire_request(rng: random.Random) -> tuple[str, bytes]:
     data = body.encode("utf-8", "surrogatepass")
     if rng.random() < .03:
         data = _byte_edit(data, rng)
-    return operation, data
+    return data
 
 
 def _byte_edit(data: bytes, rng: random.Random) -> bytes:

@@ -17,7 +17,6 @@ import json
 import zlib
 
 from ..keys import key_dict
-from ..partition import Record
 from ..streams import Change
 from ..streams.records import IMAGES
 from ..types import item_size
@@ -43,8 +42,8 @@ def record_row(stream, shard, change) -> tuple:
     """The ``stream_records`` row of one change."""
     wants_new, wants_old = IMAGES[stream.view_type]
     keys = key_dict(stream.key_schema, change.pk, None if change.sort is None else change.sort[0])
-    old = item_to_wire(change.old.item) if wants_old and change.old is not None else None
-    new = item_to_wire(change.new.item) if wants_new and change.new is not None else None
+    old = item_to_wire(change.old) if wants_old and change.old is not None else None
+    new = item_to_wire(change.new) if wants_new and change.new is not None else None
     text = _ENCODER.encode([change.created, change.name, int(change.service), item_to_wire(keys), old, new])
     return change.sequence, stream.arn, shard.shard_id, text, record_checksum(
         change.sequence, stream.arn, shard.shard_id, text)
@@ -55,15 +54,17 @@ def decode_change(sequence: int, text: str, key_schema) -> Change:
     created, name, service, keys, old, new = json.loads(text)
     keys = _decode_map(keys)
     sort = None if key_schema.range_name is None else (keys[key_schema.range_name],)
-    return Change(sequence, created, name, keys[key_schema.hash_name], sort, _record(old), _record(new),
+    old, new = _item(old), _item(new)
+    return Change(sequence, created, name, keys[key_schema.hash_name], sort, old, _size(old), new, _size(new),
                   bool(service))
 
 
-def _record(wire: dict | None) -> Record | None:
-    if wire is None:
-        return None
-    item = _decode_map(wire)
-    return Record(item, item_size(item))
+def _item(wire: dict | None) -> dict | None:
+    return None if wire is None else _decode_map(wire)
+
+
+def _size(item: dict | None) -> int:
+    return 0 if item is None else item_size(item)
 
 
 def stream_row(stream) -> tuple:

@@ -18,7 +18,6 @@ transaction and calls ``saved()``.
 
 from __future__ import annotations
 
-import random
 import threading
 from datetime import datetime, timezone
 
@@ -45,8 +44,6 @@ class Streams:
         self.sequence = 0         # the newest sequence number given
         self.next_trim = float("-inf")
         self._shards = 0          # shard ids made (their order is their creation order)
-        # eventIDs: 32 hex digits, unique -- this engine's random half, then the sequence number
-        self._id_prefix = f"{random.getrandbits(64):016x}"
         self.changed = threading.Condition(engine.lock)
         self.waiting = 0          # readers waiting on ``changed`` (none: a write need not notify)
         self.durable = durable    # a database file keeps the streams: track ``unsaved``
@@ -152,7 +149,7 @@ class Streams:
 
     def build(self, stream: Stream, changes: list) -> list:
         """DynamoDB's records of ``changes`` of ``stream`` (engine values)."""
-        return [change.record(stream, self.engine.region, self._id_prefix) for change in changes]
+        return [change.record(stream, self.engine.region) for change in changes]
 
     def stream_of(self, table_name: str) -> Stream | None:
         """The table's enabled stream, or None."""

@@ -1,8 +1,9 @@
 """Stream records of item-level changes (item-api §7.3, §7.4): what a write keeps, what a reader gets.
 
-A write keeps a ``Change`` -- the old and new stored records as they were
-(the engine never changes a stored item in place: a write replaces it, and
-``Record.alias`` relies on the same) -- or nothing when it changed nothing
+A write keeps a ``Change`` -- the old and new items as they were, and their
+sizes (an item dict is never changed once built, but a stored ``Record`` is
+its key's slot, which the next write of the key fills anew: a change keeps
+the items, not the records) -- or nothing when it changed nothing
 (``changes_item``: an identical Put, an update that sets equal values, a
 delete of a missing item). The record DynamoDB Streams returns is built
 from it only when it is read (``Change.record``): ``INSERT`` for a new
@@ -15,6 +16,8 @@ at most 15 % on PutItem); records are read far less often than written.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 from ..keys import key_dict
 from ..types import item_size
@@ -30,44 +33,51 @@ IMAGES = {"KEYS_ONLY": (False, False), "NEW_IMAGE": (True, False), "OLD_IMAGE": 
 class Change:
     """One committed change of one item, as a stream keeps it until it is read.
 
-    ``old`` and ``new`` are the stored ``Record``s (None when absent); one
-    restored from the database file holds only the images its view type
-    shows, so ``name`` is kept apart ("INSERT" / "MODIFY" / "REMOVE").
+    ``old`` and ``new`` are the items (None when absent), ``old_size`` and
+    ``new_size`` their sizes; one restored from the database file holds only
+    the images its view type shows, so ``name`` is kept apart ("INSERT" /
+    "MODIFY" / "REMOVE").
     """
 
-    __slots__ = ("sequence", "created", "name", "pk", "sort", "old", "new", "service")
+    __slots__ = ("sequence", "created", "name", "pk", "sort", "old", "old_size", "new", "new_size", "service")
 
-    def __init__(self, sequence: int, created: float, name: str, pk, sort, old, new, service: bool):
+    def __init__(self, sequence: int, created: float, name: str, pk, sort, old, old_size: int, new,
+                 new_size: int, service: bool):
         self.sequence = sequence
         self.created = created   # epoch seconds (ApproximateCreationDateTime)
         self.name = name
         self.pk, self.sort = pk, sort
-        self.old, self.new = old, new
+        self.old, self.old_size, self.new, self.new_size = old, old_size, new, new_size
         self.service = service
 
     @classmethod
     def of(cls, sequence: int, created: float, mutation) -> "Change":
-        """The change a committed ``mutation`` made (``changes_item`` said it made one)."""
+        """The change ``mutation`` makes, taken before it is committed (``changes_item`` said it makes one)."""
         old, new = mutation.old, mutation.new
-        name = "INSERT" if old is None else "REMOVE" if new is None else "MODIFY"
-        return cls(sequence, created, name, mutation.pk, mutation.sort, old, new, mutation.service)
+        if old is None:
+            return cls(sequence, created, "INSERT", mutation.pk, mutation.sort, None, 0, new.item, new.size,
+                       mutation.service)
+        if new is None:
+            return cls(sequence, created, "REMOVE", mutation.pk, mutation.sort, old.item, old.size, None, 0,
+                       mutation.service)
+        return cls(sequence, created, "MODIFY", mutation.pk, mutation.sort, old.item, old.size, new.item,
+                   new.size, mutation.service)
 
-    def record(self, stream, region: str, id_prefix: str) -> dict:
+    def record(self, stream, region: str) -> dict:
         """The record as DynamoDB Streams returns it (engine values in Keys and the images)."""
         keys = key_dict(stream.key_schema, self.pk, None if self.sort is None else self.sort[0])
         wants_new, wants_old = IMAGES[stream.view_type]
         body = {"ApproximateCreationDateTime": int(self.created), "Keys": keys}
         size = item_size(keys)
-        new, old = self.new, self.old
-        if wants_new and new is not None:
-            body["NewImage"] = new.item
-            size += new.size
-        if wants_old and old is not None:
-            body["OldImage"] = old.item
-            size += old.size
+        if wants_new and self.new is not None:
+            body["NewImage"] = self.new
+            size += self.new_size
+        if wants_old and self.old is not None:
+            body["OldImage"] = self.old
+            size += self.old_size
         body.update({"SequenceNumber": sequence_text(self.sequence), "SizeBytes": size,
                      "StreamViewType": stream.view_type})
-        found = {"eventID": f"{id_prefix}{self.sequence:016x}", "eventName": self.name,
+        found = {"eventID": event_id(stream.arn, self.sequence), "eventName": self.name,
                  "eventVersion": EVENT_VERSION, "eventSource": EVENT_SOURCE, "awsRegion": region, "dynamodb": body}
         if self.service:
             found["userIdentity"] = dict(SERVICE)
@@ -81,6 +91,12 @@ def changes_item(mutation) -> bool:
         return new is not None  # a delete of a missing item changes nothing
     # why equality by value: reordered map keys are equal, as DynamoDB compares
     return new is None or old.item != new.item
+
+
+def event_id(arn: str, sequence: int) -> str:
+    """A record's ``eventID``: 32 hex digits, unique, and the same after a restart (a digest of the
+    stream and the sequence number)."""
+    return hashlib.md5(f"{arn}#{sequence}".encode(), usedforsecurity=False).hexdigest()
 
 
 def sequence_text(sequence: int) -> str:

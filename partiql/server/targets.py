@@ -3,9 +3,8 @@
 An entry's ``call(connection, operation, request)`` takes the decoded JSON
 request and returns the response dict (None: an empty body, as TagResource
 answers). ``operations`` is every operation name the API knows; any other
-name is an UnknownOperationException. The Streams API joins with one line::
-
-    TARGETS["DynamoDBStreams_20120810"] = on_engine(STREAMS_OPERATIONS, streams_call)
+name is an UnknownOperationException. DynamoDB Streams (item-api §7.2) is
+its own API version, answered from the engine's streams.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from dataclasses import dataclass
 
 from partiql.engine.requests import OPERATIONS as ENGINE_OPERATIONS
 from partiql.engine.requests.wire import wire_call
+from partiql.engine.streams.api import OPERATIONS as STREAMS_OPERATIONS, streams_call
 from partiql.wire import OPERATIONS as STATEMENT_OPERATIONS, statement_call
 
 
@@ -43,4 +43,5 @@ DESCRIBE_ENDPOINTS = "DescribeEndpoints"
 
 TARGETS: dict[str, Target] = {
     "DynamoDB_20120810": Target(frozenset((*ENGINE_OPERATIONS, *STATEMENT_OPERATIONS)), _dynamodb),
+    "DynamoDBStreams_20120810": on_engine(STREAMS_OPERATIONS, streams_call),
 }

@@ -45,10 +45,11 @@ def create(engine: Engine, name: str) -> None:
 
 
 def setup(engine: Engine) -> None:
-    """Main (with a sparse GSI on grp) and Side, created by the first round."""
+    """Main (with a sparse GSI on grp and a stream) and Side, created by the first round."""
     if "Main" not in engine.tables:
         engine.create_table(
             TableName="Main", KeySchema=KEYS, BillingMode="PAY_PER_REQUEST",
+            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
             AttributeDefinitions=TYPES + [{"AttributeName": "grp", "AttributeType": "S"}],
             GlobalSecondaryIndexes=[{"IndexName": "ByGroup", "Projection": {"ProjectionType": "ALL"},
                                      "KeySchema": [{"AttributeName": "grp", "KeyType": "HASH"}]}])

@@ -7,7 +7,10 @@ its content must equal exactly the acknowledged operations, plus or minus
 the single operation that was in flight, applied whole or not at all: a
 transaction or batch is never half there, an acknowledged write never
 missing, a deleted item never back, and every index holds exactly the
-items that belong in it. The next round continues on the same file.
+items that belong in it. Main has a stream: replaying its records from the
+start must give Main's items exactly (no acknowledged change's record lost,
+none invented), in increasing sequence numbers. The next round continues on
+the same file.
 
 ``PARTIQL_KILL_ROUNDS`` sets the number of rounds (default 25).
 """
@@ -82,6 +85,22 @@ def observe(engine: Engine) -> dict:
             assert table.index_stats(index)[0] == sum(attribute in item for item in items), index.name
             if name != "Main":
                 state["@gsi"][name] = index.name
+    assert replay(engine, "Main") == state["Main"], "Main's stream does not replay to Main's items"
+    return state
+
+
+def replay(engine: Engine, name: str) -> dict:
+    """Main's items as its stream's records, replayed from the first, say they are."""
+    state, last = {}, 0
+    for record in engine.streams.records(engine.tables[name].stream, 0):
+        sequence = int(record["dynamodb"]["SequenceNumber"])
+        assert sequence > last
+        last = sequence
+        key = (record["dynamodb"]["Keys"]["pk"], int(record["dynamodb"]["Keys"]["sk"]))
+        if record["eventName"] == "REMOVE":
+            del state[key]
+        else:
+            state[key] = int(record["dynamodb"]["NewImage"]["v"])
     return state
 
 
