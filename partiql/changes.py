@@ -54,17 +54,21 @@ class Changes:
             found = self.poll()
             if found:
                 yield from found
-                continue
-            streams = self.engine.streams
-            with streams.changed:
-                if self.closed:
-                    return
-                streams.waiting += 1
-                try:
-                    if not streams.changed.wait_for(self._more, timeout=self.wait):
-                        return  # ``wait`` seconds without a record
-                finally:
-                    streams.waiting -= 1
+            elif not self.wait_for(self.wait):
+                return  # ``wait`` seconds without a record
+
+    def wait_for(self, timeout: float | None) -> bool:
+        """Wait until a record is there to ``poll`` (True), ``timeout`` seconds pass or the feed is
+        closed (False)."""
+        streams = self.engine.streams
+        with streams.changed:
+            if self.closed:
+                return False
+            streams.waiting += 1
+            try:
+                return streams.changed.wait_for(self._more, timeout=timeout) and not self.closed
+            finally:
+                streams.waiting -= 1
 
     def _more(self) -> bool:
         return self.closed or self.engine.streams.sequence > self.position and bool(self.stream.after(self.position))

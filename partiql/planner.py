@@ -404,6 +404,8 @@ def _create_table(stmt: shell_ast.CreateTable, catalog) -> TableTemplate:
                                         for name, kind in types.items()],
                "KeySchema": _key_schema(stmt.key)}
     _billing(request, stmt.billing)
+    if stmt.stream is not None:
+        request["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": stmt.stream.view_type}
     for kind, member in (("GSI", "GlobalSecondaryIndexes"), ("LSI", "LocalSecondaryIndexes")):
         indexes = [_index_request(i) for i in stmt.indexes if i.kind == kind]
         if indexes:
@@ -419,6 +421,12 @@ def _alter_billing(stmt: shell_ast.AlterBilling, catalog) -> TableTemplate:
     request = {"TableName": stmt.table}
     _billing(request, stmt.billing)
     return TableTemplate("UpdateTable", request)
+
+
+def _alter_stream(stmt: shell_ast.AlterStream, catalog) -> TableTemplate:
+    spec = ({"StreamEnabled": False} if stmt.stream is None
+            else {"StreamEnabled": True, "StreamViewType": stmt.stream.view_type})
+    return TableTemplate("UpdateTable", {"TableName": stmt.table, "StreamSpecification": spec})
 
 
 def _create_index(stmt: shell_ast.CreateIndex, catalog) -> TableTemplate:
@@ -450,6 +458,7 @@ def _explain(stmt: shell_ast.Explain, catalog) -> ExplainTemplate:
 _BUILDERS = {
     ast.Select: _select, ast.Insert: _insert, ast.Update: _update, ast.Delete: _delete,
     ast.Exists: _exists, shell_ast.CreateTable: _create_table, shell_ast.DropTable: _drop_table,
-    shell_ast.AlterBilling: _alter_billing, shell_ast.CreateIndex: _create_index, shell_ast.DropIndex: _drop_index,
+    shell_ast.AlterBilling: _alter_billing, shell_ast.AlterStream: _alter_stream,
+    shell_ast.CreateIndex: _create_index, shell_ast.DropIndex: _drop_index,
     shell_ast.DescribeTable: _describe, shell_ast.ShowTables: _show, shell_ast.Explain: _explain,
 }

@@ -1,8 +1,8 @@
 """A table as the statement that recreates it (``.schema``), or as DynamoDB's CreateTable request.
 
 Both are built from the table's DescribeTable description, so what they say
-is what the engine holds. What the shell's DDL cannot say (a stream, an
-on-demand maximum, warm throughput, deletion protection) is written as a
+is what the engine holds. What the shell's DDL cannot say (an on-demand
+maximum, warm throughput, deletion protection) is written as a
 ``--`` comment under the statement; the CreateTable request carries it.
 """
 
@@ -15,7 +15,8 @@ from partiql.keywords import RESERVED
 DDL_TYPES = {"S": "STRING", "N": "NUMBER", "B": "BINARY"}
 # Words the DDL reads as its own where a name may stand: a name spelled so is quoted.
 CONTEXTUAL = frozenset("""table tables show explain if hash range billing mode provisioned demand gsi lsi
-                          projecting keys include rcu wcu only""".split())
+                          projecting keys include rcu wcu only stream new_and_old_images new_image old_image
+                          keys_only""".split())
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -37,6 +38,9 @@ def create_statement(table: dict) -> str:
             provisioned = "" if kind == "LSI" or on_demand(table) else f" PROVISIONED {_units(index)}"
             lines.append(f"  {kind} ({name(index['IndexName'])} ON ({_keys(index['KeySchema'], types)}) "
                          f"PROJECTING {_projection(index['Projection'])}{provisioned})")
+    stream = table.get("StreamSpecification") or {}
+    if stream.get("StreamEnabled"):
+        lines.append(f"  STREAM {stream['StreamViewType']}")
     lines[-1] += ";"
     return "\n".join(lines + [f"-- {note}" for note in _unsaid(table)])
 
@@ -101,9 +105,6 @@ def _projection(projection: dict) -> str:
 def _unsaid(table: dict) -> list:
     """What the table has that the DDL cannot say."""
     notes = []
-    stream = table.get("StreamSpecification") or {}
-    if stream.get("StreamEnabled"):
-        notes.append(f"and a stream of {stream.get('StreamViewType')} (UpdateTable StreamSpecification)")
     if table.get("OnDemandThroughput"):
         notes.append(f"and OnDemandThroughput {table['OnDemandThroughput']} (UpdateTable)")
     warm = {k: v for k, v in (table.get("WarmThroughput") or {}).items() if k != "Status"}

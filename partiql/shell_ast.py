@@ -78,6 +78,14 @@ class IndexDef(Node):
 
 
 @node
+class Stream(Node):
+    """``view_type`` is DynamoDB's StreamViewType (`NEW_AND_OLD_IMAGES`, …)."""
+
+    view_type: str
+    span: Span
+
+
+@node
 class CreateTable(Statement):
     name: str
     if_not_exists: bool
@@ -86,6 +94,7 @@ class CreateTable(Statement):
     billing: Optional[Billing]
     indexes: tuple[IndexDef, ...]
     span: Span
+    stream: Optional[Stream] = None
 
 
 @node
@@ -99,6 +108,15 @@ class DropTable(Statement):
 class AlterBilling(Statement):
     table: str
     billing: Billing
+    span: Span
+
+
+@node
+class AlterStream(Statement):
+    """``ALTER TABLE t SET STREAM view`` (``stream``) or ``ALTER TABLE t DROP STREAM`` (None)."""
+
+    table: str
+    stream: Optional[Stream]
     span: Span
 
 

@@ -405,8 +405,11 @@ class TreeBuilder(Transformer):
         if len(billings) > 1:
             raise StatementError.near("BILLING MODE may be given only once", billings[1].span)
         indexes = tuple(o for o in options if isinstance(o, shell_ast.IndexDef))
+        streams = [o for o in options if isinstance(o, shell_ast.Stream)]
+        if len(streams) > 1:
+            raise StatementError.near("STREAM may be given only once", streams[1].span)
         return shell_ast.CreateTable(name.name, _flag(if_), attrs or (), key, billings[0] if billings else None,
-                               indexes, _over(start, c[13], *options))
+                                     indexes, _over(start, c[13], *options), streams[0] if streams else None)
 
     def attr_defs(self, c):
         return tuple(c)
@@ -454,6 +457,15 @@ class TreeBuilder(Transformer):
 
     def alter_create_index(self, c):
         return shell_ast.CreateIndex(c[2].name, c[4], _over(c[0], c[4]))
+
+    def stream(self, c):
+        return shell_ast.Stream(c[1].upper(), _over(c[0], c[1]))
+
+    def alter_stream(self, c):
+        return shell_ast.AlterStream(c[2].name, c[4], _over(c[0], c[4]))
+
+    def alter_drop_stream(self, c):
+        return shell_ast.AlterStream(c[2].name, None, _over(c[0], c[4]))
 
     def alter_drop_index(self, c):
         return shell_ast.DropIndex(c[2].name, c[5].name, _over(c[0], c[5]))

@@ -20,7 +20,7 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
-from . import heat, helptext, knobs
+from . import heat, helptext, knobs, tail
 from .diagnostics import ShellError
 from .explain import render_description, render_tables
 from partiql.schema import create_request, create_statement
@@ -242,6 +242,16 @@ def _heat(session, argument: str) -> None:
     except ValueError as error:
         raise ShellError(str(error)) from None
     session.show(heat.render(found))
+
+
+@command(".tail", "TABLE [--from start|now|SEQUENCE]", "the table's stream records, then each change as it "
+         "commits, in the output format, until Ctrl-C (a script: what is there)", argument="table")
+def _tail(session, argument: str) -> None:
+    try:
+        shown = tail.follow(session, argument)
+    except tail.TailError as error:
+        raise ShellError(str(error)) from None
+    session.notice(f"{shown} change{'' if shown == 1 else 's'}")
 
 
 @command(".limit", "[N|off]", "show or set DynamoDB's Limit for SELECT: one page of at most N items, "

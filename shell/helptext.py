@@ -16,6 +16,7 @@ CREATE_HELP = """CREATE TABLE [IF NOT EXISTS] name [(attr TYPE, …)]
         PROJECTING ALL | KEYS ONLY | INCLUDE (attr, …)
         [PROVISIONED (r RCU, w WCU)])]
   [LSI (index ON (attr HASH, attr [TYPE] RANGE) PROJECTING …)]
+  [STREAM NEW_AND_OLD_IMAGES | NEW_IMAGE | OLD_IMAGE | KEYS_ONLY]
 TYPE is STRING, NUMBER or BINARY (S, N, B); every key attribute needs one,
 in the column list or in the key. Example:
 
@@ -27,6 +28,9 @@ ALTER_HELP = """ALTER TABLE name SET BILLING MODE PROVISIONED (r RCU, w WCU) | O
 ALTER TABLE name CREATE GSI (index ON (attr [TYPE] HASH [, attr [TYPE] RANGE])
                              PROJECTING ALL | KEYS ONLY | INCLUDE (attr, …))
 ALTER TABLE name DROP GSI index
+ALTER TABLE name SET STREAM NEW_AND_OLD_IMAGES | NEW_IMAGE | OLD_IMAGE
+                             | KEYS_ONLY
+ALTER TABLE name DROP STREAM
 DROP TABLE [IF EXISTS] name
 A new index's key attribute takes its type from the key or from the table's
 attributes; a new index that holds none of the table's items says why. Example:

@@ -265,6 +265,12 @@ EXTENSION_CASES = [
     ("ALTER TABLE T SET BILLING MODE ON DEMAND",
      shell_ast.AlterBilling("T", shell_ast.Billing("PAY_PER_REQUEST", None, None), None)),
     ("ALTER TABLE T DROP GSI \"g-1\"", shell_ast.DropIndex("T", "g-1", None)),
+    ("CREATE TABLE T PRIMARY KEY (pk S HASH) STREAM keys_only",
+     shell_ast.CreateTable("T", False, (), (shell_ast.KeyElement("pk", "HASH", None, "S"),), None, (), None,
+                           shell_ast.Stream("KEYS_ONLY", None))),
+    ("ALTER TABLE T SET STREAM NEW_AND_OLD_IMAGES",
+     shell_ast.AlterStream("T", shell_ast.Stream("NEW_AND_OLD_IMAGES", None), None)),
+    ("ALTER TABLE T DROP STREAM", shell_ast.AlterStream("T", None, None)),
     ("DESCRIBE TABLE T", shell_ast.DescribeTable("T", None)),
     ("describe T;", shell_ast.DescribeTable("T", None)),
     ("SHOW TABLES", shell_ast.ShowTables(None)),
@@ -307,9 +313,10 @@ def test_alter_create_index_and_explain():
 
 
 def test_extension_words_stay_identifiers_elsewhere():
-    stmt = parse("SELECT hash, range, gsi, s, n, b, tables, show, if FROM T WHERE number = 1")
+    stmt = parse("SELECT hash, range, gsi, s, n, b, tables, show, if, stream, keys_only, new_image "
+                 "FROM T WHERE number = 1")
     assert [sx(i.expr) for i in stmt.projection.items] == ["hash", "range", "gsi", "s", "n", "b", "tables",
-                                                           "show", "if"]
+                                                           "show", "if", "stream", "keys_only", "new_image"]
 
 
 # ---------------------------------------------------------------- syntax errors

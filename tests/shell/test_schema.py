@@ -20,8 +20,10 @@ TABLES = [
     "CREATE TABLE Prov PRIMARY KEY (id BINARY HASH) BILLING MODE PROVISIONED (5 RCU, 7 WCU) "
     "GSI (Gone ON (a STRING HASH) PROJECTING ALL PROVISIONED (1 RCU, 2 WCU))",
     'CREATE TABLE "select-me" PRIMARY KEY ("user id" STRING HASH)',
+    'CREATE TABLE Feed PRIMARY KEY ("stream" STRING HASH) STREAM NEW_AND_OLD_IMAGES',
 ]
-FIELDS = ("TableName", "KeySchema", "AttributeDefinitions", "BillingModeSummary", "ProvisionedThroughput")
+FIELDS = ("TableName", "KeySchema", "AttributeDefinitions", "BillingModeSummary", "ProvisionedThroughput",
+          "StreamSpecification")
 
 
 def _shape(description: dict) -> dict:
@@ -39,7 +41,7 @@ def _shape(description: dict) -> dict:
     return shape
 
 
-@pytest.mark.parametrize("ddl", TABLES, ids=["music", "orders", "provisioned", "quoted"])
+@pytest.mark.parametrize("ddl", TABLES, ids=["music", "orders", "provisioned", "quoted", "stream"])
 def test_the_schema_recreates_the_table(make_session, ddl):
     original = connected([ddl])
     name = original.table_names()[0]
@@ -55,14 +57,12 @@ def test_the_schema_recreates_the_table(make_session, ddl):
 
 def test_what_the_ddl_cannot_say_is_a_comment_and_in_the_request(make_session):
     db = connected([TABLES[0]])
-    partiql.client(db).update_table(TableName="Music", StreamSpecification={"StreamEnabled": True,
-                                                                            "StreamViewType": "NEW_IMAGE"})
+    partiql.client(db).update_table(TableName="Music", DeletionProtectionEnabled=True)
     text = create_statement(db.describe("Music"))
-    assert text.splitlines()[-1] == "-- and a stream of NEW_IMAGE (UpdateTable StreamSpecification)"
+    assert text.splitlines()[-1] == "-- and deletion protection (UpdateTable DeletionProtectionEnabled)"
     session, streams = make_session(db)
     assert session.run_script(".schema Music --format json")
-    assert json.loads(streams.out.getvalue())["StreamSpecification"] == {"StreamEnabled": True,
-                                                                         "StreamViewType": "NEW_IMAGE"}
+    assert json.loads(streams.out.getvalue())["DeletionProtectionEnabled"] is True
 
 
 def test_schema_of_every_table_and_its_mistakes(make_session):
