@@ -169,7 +169,7 @@ class Engine(Transactions):
         self.storage.persist(mutations, changes)  # the changes' records in the same transaction
         for mutation in mutations:
             mutation.table.commit(mutation)
-        if changes:
+        if changes:  # (None, or [] when nothing changed)
             self.streams.publish(changes)
 
     @staticmethod

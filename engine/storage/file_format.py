@@ -23,8 +23,9 @@ Format history (``SCHEMAS`` keeps each one, so tests can build old files):
   ``partiql check``: SQLite checks its pages' structure, not the values in
   them.
 * 4 — DynamoDB Streams: ``streams`` keeps each stream's description (its
-  shards and their lineage) by ARN, ``stream_records`` each change record
-  by sequence number, both with checksums; a record is written in the
+  shards and their lineage) by ARN with a small stream number,
+  ``stream_records`` each change record by sequence number with its stream
+  and shard numbers, both with checksums; a record is written in the
   transaction of the item it records.
 """
 
@@ -63,8 +64,9 @@ SCHEMAS = {
         "item TEXT NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (tid, key)) WITHOUT ROWID"],
 }
 STREAM_SCHEMA = [
-    "CREATE TABLE streams (arn TEXT PRIMARY KEY, state TEXT NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE stream_records (seq INTEGER PRIMARY KEY, arn TEXT NOT NULL, shard TEXT NOT NULL, "
+    "CREATE TABLE streams (arn TEXT PRIMARY KEY, sid INTEGER NOT NULL UNIQUE, state TEXT NOT NULL, "
+    "crc INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE stream_records (seq INTEGER PRIMARY KEY, sid INTEGER NOT NULL, shard INTEGER NOT NULL, "
     "record TEXT NOT NULL, crc INTEGER NOT NULL)",
 ]
 SCHEMAS[4] = SCHEMAS[3] + STREAM_SCHEMA

@@ -14,6 +14,7 @@ given by name, ``SqliteStorage.backup`` for the one a session has open.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from contextlib import contextmanager
@@ -21,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from . import file_format
+from . import file_format, stream_rows
+from ..schema import KeySchema
 from .codec import decode_item, decode_spec, item_checksum, table_checksum
 from .errors import StorageError
 
@@ -147,6 +149,37 @@ def _check_rows(db: sqlite3.Connection, report: CheckReport) -> None:
             report.add(f"table {name!r}: its definition cannot be read ({type(error).__name__}: {error})")
             continue
         report.tables[name] = _check_items(db, report, tid, spec, checksums)
+    if report.version >= 4:
+        _check_streams(db, report)
+
+
+def _check_streams(db, report: CheckReport) -> None:
+    """Every stream description and stream record against its checksum and through its decoder."""
+    keys = {}  # stream number -> (key schema, table name), None when its description is damaged
+    for arn, sid, text, crc in db.execute("SELECT arn, sid, state, crc FROM streams").fetchall():
+        keys[sid] = None  # (its records are not checked: the problem is reported once, here)
+        if stream_rows.stream_checksum(arn, sid, text) != crc:
+            report.add(f"stream {arn}: its description is damaged (checksum mismatch)")
+            continue
+        try:
+            state = json.loads(text)
+            keys[sid] = (KeySchema(*state["key"]), state["table"])
+        except (ValueError, KeyError, TypeError) as error:
+            report.add(f"stream {arn}: its description cannot be read ({type(error).__name__}: {error})")
+    for seq, sid, shard, text, crc in db.execute("SELECT seq, sid, shard, record, crc FROM stream_records"):
+        if sid not in keys:
+            report.add(f"stream record {seq}: of no stream the file describes (stream number {sid})")
+            continue
+        if keys[sid] is None:
+            continue
+        key, table = keys[sid]
+        if stream_rows.record_checksum(seq, sid, shard, text) != crc:
+            report.add(f"table {table!r}: stream record {seq}: damaged (checksum mismatch)")
+            continue
+        try:
+            stream_rows.decode_change(seq, text, key)
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            report.add(f"table {table!r}: stream record {seq}: cannot be read ({type(error).__name__}: {error})")
 
 
 def _check_items(db, report: CheckReport, tid: int, spec, checksums: bool) -> int:

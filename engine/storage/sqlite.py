@@ -90,6 +90,8 @@ class SqliteStorage(Storage):
             # why: each checkpoint syncs the file; folding the log in every 10,000
             # pages (~40 MB) rather than SQLite's 1,000 keeps single writes cheap.
             db.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_PAGES}")
+            for statement in stream_rows.RECORDED:
+                db.execute(statement)
         except sqlite3.OperationalError as error:  # read-only, no space, no such directory…
             db.close()
             raise StorageError(f"cannot open {self.path}: {error}") from None
@@ -153,17 +155,21 @@ class SqliteStorage(Storage):
 
     def _load_streams(self, streams) -> None:
         """Every stream the file keeps, then its records in sequence order."""
-        for arn, text, crc in self._db.execute("SELECT arn, state, crc FROM streams").fetchall():
-            if stream_rows.stream_checksum(arn, text) != crc:
-                raise file_format.damaged(self.path, f"the stream {arn} is damaged (checksum)")
-            streams.restore(arn, json.loads(text))
+        numbered = {}
+        for arn, sid, text, crc in self._db.execute("SELECT arn, sid, state, crc FROM streams").fetchall():
+            if stream_rows.stream_checksum(arn, sid, text) != crc:
+                raise StorageError(f"cannot open {self.path}: the description of stream {arn} is damaged (its "
+                                   "checksum does not match its contents); the file was left as it is")
+            numbered[sid] = streams.restore(arn, json.loads(text))
         shards: dict = {}
-        rows = self._db.execute("SELECT seq, arn, shard, record, crc FROM stream_records ORDER BY seq")
-        for seq, arn, shard_id, text, crc in rows:
-            if stream_rows.record_checksum(seq, arn, shard_id, text) != crc:
-                raise file_format.damaged(self.path, f"the stream record {seq} of {arn} is damaged (checksum)")
-            stream = streams.by_arn[arn]
-            shard = shards.get((arn, shard_id)) or shards.setdefault((arn, shard_id), stream.shard(shard_id))
+        rows = self._db.execute("SELECT seq, sid, shard, record, crc FROM stream_records ORDER BY seq")
+        for seq, sid, number, text, crc in rows:
+            stream = numbered[sid]
+            if stream_rows.record_checksum(seq, sid, number, text) != crc:
+                raise StorageError(f"cannot open {self.path}: table {stream.table_name!r}: stream record {seq} "
+                                   "is damaged (its checksum does not match its contents); the file was left as "
+                                   "it is")
+            shard = shards.get((sid, number)) or shards.setdefault((sid, number), stream.shard_numbered(number))
             streams.restore_change(shard, stream_rows.decode_change(seq, text, stream.key_schema))
 
     def _record(self, spec, key: bytes, size: int, text: str, crc: int) -> tuple:
@@ -178,15 +184,16 @@ class SqliteStorage(Storage):
         statement for one item)."""
         with self._mutex:
             self.check_writable()
-            rows = [row for row in map(self._row, mutations) if row is not None]
             if changes:
-                rows.extend((stream_rows.ADD_RECORD, stream_rows.record_row(*change)) for change in changes)
+                rows = self._rows_with_records(mutations, changes)
+            else:
+                rows = [row for row in map(self._row, mutations) if row is not None]
             stale = self._stale(self._touched)
             streams = self._engine.streams if self._engine is not None else None
             unsaved = streams is not None and streams.unsaved
             with self._failing("write"):
-                if len(rows) == 1 and not stale and not unsaved:
-                    self._db.execute(*rows[0])  # why: a lone statement is its own transaction, and cheaper
+                if len(rows) <= 2 and not stale and not unsaved and _lone(rows):
+                    self._db.execute(*_one_statement(rows))  # why: a lone statement is its own transaction
                 elif rows or stale or unsaved:
                     with file_format.transaction(self._db):
                         for statement, group in groupby(rows, key=itemgetter(0)):  # in order, in runs
@@ -209,6 +216,19 @@ class SqliteStorage(Storage):
         if mutation.old is not None:
             return _DELETE, (tid, row_key(mutation.h, mutation.pk, mutation.sort))
         return None
+
+    def _rows_with_records(self, mutations: list, changes: list) -> list:
+        """The mutations' rows, then their ``stream_records`` rows (a new image's JSON is its item row's)."""
+        rows, texts = [], {}
+        for mutation in mutations:
+            row = self._row(mutation)
+            if row is not None:
+                rows.append(row)
+                if row[0] is _PUT:
+                    texts[id(mutation.new.item)] = row[1][3]
+        rows += [(stream_rows.ADD_RECORD, stream_rows.record_row(stream, shard, change, texts.get(id(change.new))))
+                 for stream, shard, change in changes]
+        return rows
 
     def _stale(self, tables) -> list:
         """Those of ``tables`` whose partitions split since their layout was saved (checked
@@ -332,6 +352,21 @@ class SqliteStorage(Storage):
 
     def __repr__(self) -> str:
         return f"SqliteStorage({self.path!r}, durability={self.durability!r})"
+
+
+def _lone(rows: list) -> bool:
+    """Whether ``rows`` are one item's (with its stream record, maybe): one statement writes them."""
+    return len(rows) == 1 or rows[1][0] is stream_rows.ADD_RECORD and rows[0][0] is not stream_rows.ADD_RECORD
+
+
+def _one_statement(rows: list) -> tuple:
+    """The statement writing ``rows`` (``_lone``): the item's alone, or a view's whose trigger writes both."""
+    if len(rows) == 1:
+        return rows[0]
+    (statement, item), (_, record) = rows
+    if statement is _PUT:
+        return stream_rows.PUT_RECORDED, item + record
+    return stream_rows.DELETE_RECORDED, item + record
 
 
 def _shape(table) -> tuple:

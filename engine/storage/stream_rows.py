@@ -3,8 +3,9 @@
 ``streams`` rows hold ``Stream.state()`` as JSON, by ARN. ``stream_records``
 rows hold one change each, by sequence number: ``[created, eventName,
 service, keys, old image, new image]``, the images only as far as the
-stream's view type shows them (a record rebuilt from the row is the record
-the engine would have built). Each row carries a CRC-32 like the item rows.
+stream's view type shows them, the keys only when no image is there to hold
+them (a record rebuilt from the row is the record the engine would have
+built). Each row carries a CRC-32 like the item rows.
 The records leave the file as they leave memory: trimmed after 24 hours
 (a trim touches the stream, whose next save deletes them up to its
 shards' newest trimmed sequence number), all of them when the stream is
@@ -20,41 +21,66 @@ from ..keys import key_dict
 from ..streams import Change
 from ..streams.records import IMAGES
 from ..types import item_size
-from ..wire_values import item_to_wire
-from .codec import _ENCODER, _decode_map
+from .codec import _ENCODER, _decode_map, encode_item
 
-SAVE_STREAM = "INSERT OR REPLACE INTO streams (arn, state, crc) VALUES (?, ?, ?)"
+SAVE_STREAM = "INSERT OR REPLACE INTO streams (arn, sid, state, crc) VALUES (?, ?, ?, ?)"
 FORGET_STREAM = "DELETE FROM streams WHERE arn = ?"
-ADD_RECORD = "INSERT INTO stream_records (seq, arn, shard, record, crc) VALUES (?, ?, ?, ?, ?)"
-TRIM_RECORDS = "DELETE FROM stream_records WHERE seq <= ? AND arn = ?"
-FORGET_RECORDS = "DELETE FROM stream_records WHERE arn = ?"
+ADD_RECORD = "INSERT INTO stream_records (seq, sid, shard, record, crc) VALUES (?, ?, ?, ?, ?)"
+TRIM_RECORDS = "DELETE FROM stream_records WHERE seq <= ? AND sid = ?"
+FORGET_RECORDS = "DELETE FROM stream_records WHERE sid = ?"
+
+# why: one write of one item with its record is one statement, so SQLite commits it as one (a statement is
+# atomic, its trigger's actions included), without BEGIN / COMMIT around two: that costs a third of a
+# PutItem to a file. The views and triggers are the connection's own (TEMP), never written to the file.
+RECORDED = [
+    "CREATE TEMP VIEW put_recorded (tid, key, size, item, crc, seq, sid, shard, record, rcrc) "
+    "AS SELECT 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 WHERE 0",
+    "CREATE TEMP TRIGGER put_recorded_insert INSTEAD OF INSERT ON put_recorded BEGIN "
+    "INSERT OR REPLACE INTO items (tid, key, size, item, crc) VALUES (NEW.tid, NEW.key, NEW.size, NEW.item, "
+    "NEW.crc); "
+    "INSERT INTO stream_records (seq, sid, shard, record, crc) VALUES (NEW.seq, NEW.sid, NEW.shard, NEW.record, "
+    "NEW.rcrc); END",
+    "CREATE TEMP VIEW delete_recorded (tid, key, seq, sid, shard, record, rcrc) "
+    "AS SELECT 0, 0, 0, 0, 0, 0, 0 WHERE 0",
+    "CREATE TEMP TRIGGER delete_recorded_insert INSTEAD OF INSERT ON delete_recorded BEGIN "
+    "DELETE FROM items WHERE tid = NEW.tid AND key = NEW.key; "
+    "INSERT INTO stream_records (seq, sid, shard, record, crc) VALUES (NEW.seq, NEW.sid, NEW.shard, NEW.record, "
+    "NEW.rcrc); END",
+]
+PUT_RECORDED = "INSERT INTO put_recorded VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+DELETE_RECORDED = "INSERT INTO delete_recorded VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
-def stream_checksum(arn: str, text: str) -> int:
-    return zlib.crc32(f"{arn}\x00{text}".encode("utf-8"))
+def stream_checksum(arn: str, sid: int, text: str) -> int:
+    return zlib.crc32(f"{arn}\x00{sid}\x00{text}".encode("utf-8"))
 
 
-def record_checksum(sequence: int, arn: str, shard: str, text: str) -> int:
-    return zlib.crc32(f"{sequence}\x00{arn}\x00{shard}\x00{text}".encode("utf-8"))
+def record_checksum(sequence: int, sid: int, shard: int, text: str) -> int:
+    return zlib.crc32(f"{sequence}\x00{sid}\x00{shard}\x00{text}".encode("utf-8"))
 
 
-def record_row(stream, shard, change) -> tuple:
-    """The ``stream_records`` row of one change."""
+def record_row(stream, shard, change, new_text: str | None = None) -> tuple:
+    """The ``stream_records`` row of one change; ``new_text`` is its new item's JSON when the item row
+    already encoded it."""
     wants_new, wants_old = IMAGES[stream.view_type]
-    keys = key_dict(stream.key_schema, change.pk, None if change.sort is None else change.sort[0])
-    old = item_to_wire(change.old) if wants_old and change.old is not None else None
-    new = item_to_wire(change.new) if wants_new and change.new is not None else None
-    text = _ENCODER.encode([change.created, change.name, int(change.service), item_to_wire(keys), old, new])
-    return change.sequence, stream.arn, shard.shard_id, text, record_checksum(
-        change.sequence, stream.arn, shard.shard_id, text)
+    old = encode_item(change.old) if wants_old and change.old is not None else "null"
+    new = "null"
+    if wants_new and change.new is not None:
+        new = new_text if new_text is not None else encode_item(change.new)
+    keys = "null"  # (an image holds the key)
+    if old == "null" and new == "null":
+        keys = encode_item(key_dict(stream.key_schema, change.pk, None if change.sort is None else change.sort[0]))
+    text = f'[{change.created!r},"{change.name}",{int(change.service)},{keys},{old},{new}]'
+    return (change.sequence, stream.number, shard.number, text,
+            record_checksum(change.sequence, stream.number, shard.number, text))
 
 
 def decode_change(sequence: int, text: str, key_schema) -> Change:
     """The change a ``stream_records`` row holds."""
     created, name, service, keys, old, new = json.loads(text)
-    keys = _decode_map(keys)
-    sort = None if key_schema.range_name is None else (keys[key_schema.range_name],)
     old, new = _item(old), _item(new)
+    keys = _decode_map(keys) if keys is not None else new if new is not None else old
+    sort = None if key_schema.range_name is None else (keys[key_schema.range_name],)
     return Change(sequence, created, name, keys[key_schema.hash_name], sort, old, _size(old), new, _size(new),
                   bool(service))
 
@@ -70,18 +96,18 @@ def _size(item: dict | None) -> int:
 def stream_row(stream) -> tuple:
     """The ``streams`` row of a stream."""
     text = _ENCODER.encode(stream.state())
-    return stream.arn, text, stream_checksum(stream.arn, text)
+    return stream.arn, stream.number, text, stream_checksum(stream.arn, stream.number, text)
 
 
 def save(db, streams) -> None:
     """Write what the file has not yet been told of ``streams`` (an ``engine.streams.Streams``): the
     changed descriptions with their trims, and the forgotten streams."""
     for arn, stream in streams.unsaved.items():
-        if stream is None:
+        if streams.by_arn.get(arn) is not stream:  # forgotten, 24 hours after it was disabled
             db.execute(FORGET_STREAM, (arn,))
-            db.execute(FORGET_RECORDS, (arn,))
+            db.execute(FORGET_RECORDS, (stream.number,))
             continue
         db.execute(SAVE_STREAM, stream_row(stream))
         trimmed = stream.trimmed()
         if trimmed:
-            db.execute(TRIM_RECORDS, (trimmed, arn))
+            db.execute(TRIM_RECORDS, (trimmed, stream.number))

@@ -11,9 +11,9 @@ once committed. ``sync(table)`` follows CreateTable / UpdateTable /
 DeleteTable (an enable starts a new stream with a new label, a disable or
 a delete closes its shards). Readers wait on ``changed`` (a Condition on
 the engine lock) for new records. ``unsaved`` holds what the database file
-has not yet been told (streams whose shards or state changed, ``None`` for
-a stream forgotten after its 24 hours); the storage writes it with its next
-transaction and calls ``saved()``.
+has not yet been told (streams whose shards or state changed, or which were
+forgotten after their 24 hours), by ARN; the storage writes it with its
+next transaction and calls ``saved()``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from datetime import datetime, timezone
 
-from .records import Change, changes_item, sequence_text
+from .records import Change, change, sequence_text
 from .stream import RETENTION, Shard, Stream
 
 __all__ = ["RETENTION", "Change", "Shard", "Stream", "Streams", "make_stream_label", "sequence_text"]
@@ -44,6 +44,7 @@ class Streams:
         self.sequence = 0         # the newest sequence number given
         self.next_trim = float("-inf")
         self._shards = 0          # shard ids made (their order is their creation order)
+        self._streams = 0         # streams made (each one's number)
         self.changed = threading.Condition(engine.lock)
         self.waiting = 0          # readers waiting on ``changed`` (none: a write need not notify)
         self.durable = durable    # a database file keeps the streams: track ``unsaved``
@@ -67,7 +68,8 @@ class Streams:
             else:
                 now = self.engine.epoch()
                 label = self._new_label(table.name, now)
-                stream = Stream(self, table.name, None, table.spec.key, view_type, label,
+                self._streams += 1
+                stream = Stream(self, self._streams, table.name, None, table.spec.key, view_type, label,
                                 self._arn(table.name, label), now)
                 self.by_arn[stream.arn] = stream
                 table.stream_label = label
@@ -108,8 +110,7 @@ class Streams:
         for arn, stream in list(self.by_arn.items()):
             if stream.disabled_at is not None and stream.disabled_at < now - RETENTION:
                 del self.by_arn[arn]
-                if self.durable:
-                    self.unsaved[arn] = None
+                self.touched(stream)  # (the file forgets it too)
                 continue
             if stream.trim(now):
                 self.touched(stream)
@@ -122,20 +123,21 @@ class Streams:
         sequence = self.sequence
         for mutation in mutations:
             stream = mutation.table.stream
-            if stream is None or not changes_item(mutation):
+            if stream is None:
                 continue
             if found is None:
                 found = []
                 created = self.engine.epoch()
-            sequence += 1
-            shard = stream.shard_for(mutation.table.store.partition_for(mutation.h))
-            found.append((stream, shard, Change.of(sequence, created, mutation)))
+            made = change(sequence + 1, created, mutation)
+            if made is not None:
+                sequence += 1
+                found.append((stream, stream.shard_at(mutation.h), made))
         return found
 
     def publish(self, changes: list) -> None:
         """Keep the changes the storage made durable and wake the readers."""
-        for _, shard, change in changes:
-            shard.records.append(change)
+        for _, shard, made in changes:
+            shard.add(made)
         last = changes[-1][2]
         self.sequence = last.sequence
         if last.created >= self.next_trim:
@@ -160,13 +162,13 @@ class Streams:
     def restore(self, arn: str, state: dict) -> Stream:
         """A stream read back from the database file (``Stream.state``)."""
         stream = self.by_arn[arn] = Stream.restore(self, arn, state)
+        self._streams = max(self._streams, stream.number)
         for shard in stream.shards:
-            number = int(shard.shard_id.split("-")[1])
-            self._shards = max(self._shards, number)
+            self._shards = max(self._shards, shard.number)
             self.sequence = max(self.sequence, shard.start - 1, shard.end or 0, shard.trimmed)
         return stream
 
     def restore_change(self, shard: Shard, change: Change) -> None:
         """A record read back from the database file, in sequence order."""
-        shard.records.append(change)
+        shard.add(change)
         self.sequence = max(self.sequence, change.sequence)

@@ -4,7 +4,7 @@ A write keeps a ``Change`` -- the old and new items as they were, and their
 sizes (an item dict is never changed once built, but a stored ``Record`` is
 its key's slot, which the next write of the key fills anew: a change keeps
 the items, not the records) -- or nothing when it changed nothing
-(``changes_item``: an identical Put, an update that sets equal values, a
+(``change`` returns None: an identical Put, an update that sets equal values, a
 delete of a missing item). The record DynamoDB Streams returns is built
 from it only when it is read (``Change.record``): ``INSERT`` for a new
 item, ``MODIFY`` for a changed one, ``REMOVE`` for a deleted one, images by
@@ -18,6 +18,7 @@ at most 15 % on PutItem); records are read far less often than written.
 from __future__ import annotations
 
 import hashlib
+from typing import NamedTuple
 
 from ..keys import key_dict
 from ..types import item_size
@@ -30,38 +31,27 @@ IMAGES = {"KEYS_ONLY": (False, False), "NEW_IMAGE": (True, False), "OLD_IMAGE": 
           "NEW_AND_OLD_IMAGES": (True, True)}
 
 
-class Change:
+class Change(NamedTuple):
     """One committed change of one item, as a stream keeps it until it is read.
 
     ``old`` and ``new`` are the items (None when absent), ``old_size`` and
     ``new_size`` their sizes; one restored from the database file holds only
     the images its view type shows, so ``name`` is kept apart ("INSERT" /
-    "MODIFY" / "REMOVE").
+    "MODIFY" / "REMOVE"). why a named tuple: the write path builds one per
+    changed item with ``tuple.__new__`` (``change``), cheaper than any
+    ``__init__``.
     """
 
-    __slots__ = ("sequence", "created", "name", "pk", "sort", "old", "old_size", "new", "new_size", "service")
-
-    def __init__(self, sequence: int, created: float, name: str, pk, sort, old, old_size: int, new,
-                 new_size: int, service: bool):
-        self.sequence = sequence
-        self.created = created   # epoch seconds (ApproximateCreationDateTime)
-        self.name = name
-        self.pk, self.sort = pk, sort
-        self.old, self.old_size, self.new, self.new_size = old, old_size, new, new_size
-        self.service = service
-
-    @classmethod
-    def of(cls, sequence: int, created: float, mutation) -> "Change":
-        """The change ``mutation`` makes, taken before it is committed (``changes_item`` said it makes one)."""
-        old, new = mutation.old, mutation.new
-        if old is None:
-            return cls(sequence, created, "INSERT", mutation.pk, mutation.sort, None, 0, new.item, new.size,
-                       mutation.service)
-        if new is None:
-            return cls(sequence, created, "REMOVE", mutation.pk, mutation.sort, old.item, old.size, None, 0,
-                       mutation.service)
-        return cls(sequence, created, "MODIFY", mutation.pk, mutation.sort, old.item, old.size, new.item,
-                   new.size, mutation.service)
+    sequence: int
+    created: float   # epoch seconds (ApproximateCreationDateTime)
+    name: str
+    pk: object
+    sort: tuple | None
+    old: dict | None
+    old_size: int
+    new: dict | None
+    new_size: int
+    service: bool
 
     def record(self, stream, region: str) -> dict:
         """The record as DynamoDB Streams returns it (engine values in Keys and the images)."""
@@ -84,13 +74,26 @@ class Change:
         return found
 
 
-def changes_item(mutation) -> bool:
-    """Whether ``mutation`` changed its item (no record otherwise, item-api §7.4)."""
+_new = tuple.__new__
+
+
+def change(sequence: int, created: float, mutation) -> Change | None:
+    """The change ``mutation`` makes, taken before it is committed, or None when it changes nothing
+    (no record then, item-api §7.4: an identical put, an update setting equal values, a delete of a
+    missing item)."""
     old, new = mutation.old, mutation.new
     if old is None:
-        return new is not None  # a delete of a missing item changes nothing
-    # why equality by value: reordered map keys are equal, as DynamoDB compares
-    return new is None or old.item != new.item
+        if new is None:
+            return None
+        return _new(Change, (sequence, created, "INSERT", mutation.pk, mutation.sort, None, 0, new.item, new.size,
+                             mutation.service))
+    if new is None:
+        return _new(Change, (sequence, created, "REMOVE", mutation.pk, mutation.sort, old.item, old.size, None, 0,
+                             mutation.service))
+    if old.item == new.item:  # why equality by value: reordered map keys are equal, as DynamoDB compares
+        return None
+    return _new(Change, (sequence, created, "MODIFY", mutation.pk, mutation.sort, old.item, old.size, new.item,
+                         new.size, mutation.service))
 
 
 def event_id(arn: str, sequence: int) -> str:

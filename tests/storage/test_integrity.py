@@ -40,6 +40,7 @@ def _fill(path, items=ITEMS):
                             AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
                                                   {"AttributeName": "sk", "AttributeType": "N"},
                                                   {"AttributeName": "name", "AttributeType": "S"}],
+                            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
                             GlobalSecondaryIndexes=[{"IndexName": "ByName", "Projection": {"ProjectionType": "ALL"},
                                                      "KeySchema": [{"AttributeName": "name", "KeyType": "HASH"}]}])
         for item in items:
@@ -84,10 +85,15 @@ DAMAGE = [
      "table 'Things': the item with key (row key bytes "),
     ("UPDATE tables SET spec = replace(spec, 'ByName', 'ByNama')",
      "the definition of table 'Things' is damaged"),
+    ("UPDATE stream_records SET record = replace(record, '\"item 17\"', '\"item 71\"') "
+     "WHERE record LIKE '%\"item 17\"%'", "table 'Things': stream record 18 is damaged"),
+    ("UPDATE streams SET state = replace(state, 'NEW_AND_OLD_IMAGES', 'KEYS_ONLY')",
+     "the description of stream arn:aws:dynamodb:us-east-1:123456789012:table/Things/stream/"),
 ]
 
 
-@pytest.mark.parametrize("statement, words", DAMAGE, ids=["value", "size", "truncated", "table"])
+@pytest.mark.parametrize("statement, words", DAMAGE, ids=["value", "size", "truncated", "table", "stream record",
+                                                          "stream"])
 def test_a_damaged_record_is_refused_on_open_naming_it(path, statement, words):
     _fill(path)
     _sql(path, statement)
@@ -98,7 +104,7 @@ def test_a_damaged_record_is_refused_on_open_naming_it(path, statement, words):
     assert "left as it is" in str(caught.value)
     assert _digest(path) == before
     report = check_file(path)
-    assert not report.ok and len(report.problems) == 1 and "Things" in report.problems[0]
+    assert not report.ok and len(report.problems) == 1 and "Things" in report.problems[0], report.problems
     with pytest.raises(StorageError):  # still refused: nothing was "repaired" behind the user's back
         partiql.connect(path)
 
