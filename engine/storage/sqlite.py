@@ -192,7 +192,7 @@ class SqliteStorage(Storage):
             streams = self._engine.streams if self._engine is not None else None
             unsaved = streams is not None and streams.unsaved
             with self._failing("write"):
-                if len(rows) <= 2 and not stale and not unsaved and _lone(rows):
+                if not stale and not unsaved and _lone(rows):
                     self._db.execute(*_one_statement(rows))  # why: a lone statement is its own transaction
                 elif rows or stale or unsaved:
                     with file_format.transaction(self._db):
@@ -356,7 +356,8 @@ class SqliteStorage(Storage):
 
 def _lone(rows: list) -> bool:
     """Whether ``rows`` are one item's (with its stream record, maybe): one statement writes them."""
-    return len(rows) == 1 or rows[1][0] is stream_rows.ADD_RECORD and rows[0][0] is not stream_rows.ADD_RECORD
+    return len(rows) == 1 or (len(rows) == 2 and rows[1][0] is stream_rows.ADD_RECORD
+                              and rows[0][0] is not stream_rows.ADD_RECORD)
 
 
 def _one_statement(rows: list) -> tuple:
