@@ -43,6 +43,12 @@ METRICS_SECONDS = 3600
 TOP_N = 10
 TOP_KEYS_KEPT = 200       # keys a closed minute keeps (the most consumed / throttled)
 TOP_KEYS_LIMIT = 4096     # distinct keys an open minute counts before it drops the least
+# Sample and hold (model): once an open minute's consumed list holds SAMPLE_ABOVE keys, a key not in it
+# yet is taken in with a chance of SAMPLE_RATE per unit (1 in 8 for a 1 WCU write, always from 8 units
+# up), its first units divided by that chance (an unbiased estimate), then counted exactly. why: a flood of distinct keys (an import, a uniform workload) would
+# otherwise pay for the list's trimming on every write; a hot key is taken in within a few requests.
+SAMPLE_ABOVE = TOP_KEYS_LIMIT // 2
+SAMPLE_RATE = 1 / 8
 TOP_KEYS_MINUTES = METRICS_SECONDS // 60
 WARNINGS_KEPT = 100       # report mode's recent warnings, for the shell and the server
 

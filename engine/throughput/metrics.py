@@ -13,16 +13,21 @@ in it, and at most an hour of them is kept; an open minute counts at most
 ``TOP_KEYS_LIMIT`` distinct keys per list (past that, the keys at or below
 the median are folded into their partition keys' totals, themselves bounded
 the same way: an approximation, as Contributor Insights' own is), and a
-closed minute keeps its ``TOP_KEYS_KEPT`` best of each list.
+closed minute keeps its ``TOP_KEYS_KEPT`` best of each list. Past
+``SAMPLE_ABOVE`` keys, the consumed list samples the keys it does not hold
+yet (sample and hold, with a seeded generator: the same workload counts the
+same keys twice).
 """
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from heapq import nlargest
 from operator import itemgetter
 
-from .figures import METRICS_SECONDS, TOP_KEYS_KEPT, TOP_KEYS_LIMIT, TOP_KEYS_MINUTES
+from .figures import (METRICS_SECONDS, SAMPLE_ABOVE, SAMPLE_RATE, TOP_KEYS_KEPT, TOP_KEYS_LIMIT,
+                      TOP_KEYS_MINUTES)
 
 READ, WRITE = 0, 1
 DIRECTIONS = ("read", "write")
@@ -66,13 +71,14 @@ class KeyCounts:
     many light items keeps its total.
     """
 
-    __slots__ = ("minute", "counts", "spilled", "closed")
+    __slots__ = ("minute", "counts", "spilled", "closed", "_draw")
 
     def __init__(self):
         self.minute = None
         self.counts = [{}, {}]
         self.spilled = [{}, {}]
         self.closed: deque = deque(maxlen=TOP_KEYS_MINUTES)  # (minute, ((keys, items), (keys, items)))
+        self._draw = random.Random(0).random  # sample and hold's (seeded: counts are deterministic)
 
     def roll(self, minute: float) -> None:
         """Close the open minute if ``minute`` is a later one."""
@@ -89,12 +95,17 @@ class KeyCounts:
         """Count ``amount`` for the key ``located`` (hash, partition key, sort tuple or None)."""
         counts = self.counts[by]
         value = counts.get(located)
-        if value is None:
-            if len(counts) >= TOP_KEYS_LIMIT:
-                counts = self._trim(by)
-            counts[located] = amount
-        else:
+        if value is not None:
             counts[located] = value + amount
+            return
+        if by == 0 and len(counts) >= SAMPLE_ABOVE and amount * SAMPLE_RATE < 1:  # (throttles: all counted)
+            chance = amount * SAMPLE_RATE  # a heavy request (8 units and more) is always taken in
+            if self._draw() >= chance:
+                return
+            amount /= chance
+        if len(counts) >= TOP_KEYS_LIMIT:
+            counts = self._trim(by)
+        counts[located] = amount
 
     def _trim(self, by: int) -> dict:
         """Keep the keys above the median of a full open list; spill the others' figures to their

@@ -5,7 +5,8 @@ from __future__ import annotations
 import threading
 
 from partiql.engine.errors import THROTTLES
-from partiql.engine.throughput.figures import METRICS_SECONDS, TOP_KEYS_KEPT, TOP_KEYS_LIMIT, TOP_KEYS_MINUTES
+from partiql.engine.throughput.figures import (METRICS_SECONDS, SAMPLE_ABOVE, TOP_KEYS_KEPT, TOP_KEYS_LIMIT,
+                                               TOP_KEYS_MINUTES)
 from partiql.engine.throughput.metrics import KeyCounts
 
 from .workload import create, drive, engine_on, put
@@ -57,14 +58,34 @@ def test_a_partition_key_read_through_many_light_items_keeps_its_total():
         counts.add(0, (i + 100, f"cold{i}", None), 0.5)
     counts.add(0, (9, "warm", (1,)), 50.0)
     top = counts.top(0, False, 0, 3)
-    assert top[0] == ("hot", TOP_KEYS_LIMIT * 3)
+    # past SAMPLE_ABOVE keys light new keys are sampled: "hot" is estimated, "warm" (one 50-unit request) exact
+    assert top[0][0] == "hot" and abs(top[0][1] - TOP_KEYS_LIMIT * 3) <= 0.05 * TOP_KEYS_LIMIT * 3
     assert top[1] == ("warm", 50.0)
     assert counts.top(0, True, 0, 1) == [(("warm", 1), 50.0)]  # items: (partition key, sort key)
-    # the total is a lower bound once light keys are dropped, never below what the kept keys hold
-    assert TOP_KEYS_LIMIT * 3 + 50 <= counts.total(0, 0) <= TOP_KEYS_LIMIT * 3 * 1.5 + 50
+    assert abs(counts.total(0, 0) - (TOP_KEYS_LIMIT * 3 * 1.5 + 50)) <= 0.05 * TOP_KEYS_LIMIT * 3 * 1.5
     counts.roll(1)  # a closed minute keeps both lists
-    assert counts.top(0, False, 0, 1) == [("hot", TOP_KEYS_LIMIT * 3)]
+    assert counts.top(0, False, 0, 1) == [top[0]]
     assert counts.top(0, True, 0, 1) == [(("warm", 1), 50.0)]
+
+
+def test_below_the_sampling_threshold_every_key_is_counted_exactly():
+    counts = KeyCounts()
+    counts.roll(0)
+    for i in range(SAMPLE_ABOVE):
+        counts.add(0, (i, f"k{i}", None), 1.0)
+        counts.add(0, (i, f"k{i}", None), 0.5)
+    assert counts.total(0, 0) == SAMPLE_ABOVE * 1.5
+    assert all(value == 1.5 for _, value in counts.top(0, False, 0, SAMPLE_ABOVE))
+
+
+def test_sampling_is_deterministic():
+    def run():
+        counts = KeyCounts()
+        counts.roll(0)
+        for i in range(TOP_KEYS_LIMIT * 2):
+            counts.add(0, (i, f"k{i}", None), 1.0)
+        return counts.top(0, False, 0, 50), counts.total(0, 0)
+    assert run() == run()
 
 
 def test_the_history_keeps_the_last_hour():
