@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from partiql.engine.storage import DatabaseLocked, StorageError
 
-from .api import SCAN_POLICIES, Connection, connect
+from .api import Connection, connect
+from .arguments import SCAN_POLICIES
 from .errors import ScanRefused
 from .result import ConsumedCapacity, PlanSummary, Result
 

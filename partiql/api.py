@@ -18,18 +18,18 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import check_switches
 from partiql.engine.limits import Limits
 from partiql.engine.storage import open_storage
-from partiql.engine.types import from_python
 
 from . import hints
+from .arguments import (_check_scan_policy, _positions, _python_params, _sequence, _statement,
+                        _text, follow_pages)
 from .result import PlanSummary, Result
 from .statements import StatementRunner
-
-SCAN_POLICIES = ("allow", "warn", "deny")
 
 
 def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",
             limits: Limits | None = None, throughput: str = "report", adaptive_capacity: bool = True,
-            clock=None, scan_policy: str = "allow", read_only: bool = False) -> "Connection":
+            clock=None, scan_policy: str | None = None, read_only: bool = False, endpoint_url: str | None = None,
+            region: str | None = None, profile: str | None = None):
     """Open a database: in memory (``path`` None) or a durable single file.
 
     ``connect("app.db")`` opens ``app.db``, creating it if needed, with its
@@ -55,8 +55,24 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     time throughput, TTL and streams run on.
 
     ``scan_policy`` is what a full Scan does on this connection (see
-    ``Connection.scan_policy``); it belongs to the connection, not to the file.
+    ``Connection.scan_policy``; default "allow"); it belongs to the connection,
+    not to the file.
+
+    ``connect(endpoint_url="http://localhost:8000")`` or ``connect(region="eu-west-1")``
+    (real DynamoDB, with the usual AWS credential chain; ``profile`` picks a
+    profile) returns a ``partiql.remote.RemoteConnection`` with the same API:
+    statements run on the service, EXPLAIN and the scan policy (default "warn"
+    there) are decided before anything is sent, ``read_only`` refuses writes
+    before they are sent. It needs boto3 (``pip install 'partiql-ddb[aws]'``).
     """
+    if endpoint_url is not None or region is not None or profile is not None:
+        if path is not None:
+            raise ValueError("connect() takes a database file or an endpoint (endpoint_url, region, profile), "
+                             "not both")
+        from .remote import RemoteConnection
+        return RemoteConnection(endpoint_url=endpoint_url, region=region, profile=profile,
+                                scan_policy=scan_policy or "warn", read_only=read_only)
+    scan_policy = scan_policy or "allow"
     check_switches(throughput, adaptive_capacity)  # before a file is opened
     _check_scan_policy(scan_policy)
     resolve_clock(clock)
@@ -74,6 +90,8 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
 
 class Connection:
     """A database you run PartiQL statements against."""
+
+    remote = False  # (partiql.remote.RemoteConnection: True)
 
     def __init__(self, engine: Engine, scan_policy: str = "allow"):
         self.engine = engine
@@ -118,14 +136,7 @@ class Connection:
     def pages(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
               consistent_read: bool = False) -> Iterator[Result]:
         """Every page of a statement, following NextToken until the end."""
-        token = None
-        while True:
-            result = self.execute(statement, parameters, limit=limit, next_token=token,
-                                  consistent_read=consistent_read)
-            yield result
-            token = result.next_token
-            if token is None:
-                return
+        return follow_pages(self, statement, parameters, limit, consistent_read)
 
     def execute_batch(self, statements) -> list:
         """BatchExecuteStatement: a Result or a DynamoDBError per statement, in order.
@@ -240,61 +251,3 @@ class Connection:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
-
-
-def _python_params(parameters) -> list:
-    """The engine values of a statement's parameters: a list (or tuple) of Python values.
-
-    why a TypeError: like boto3's, for a caller's programming error; a string
-    or a number is not silently taken as a sequence of parameters.
-    """
-    if parameters is None:
-        return []
-    if not isinstance(parameters, (list, tuple)):
-        raise TypeError(f"parameters must be a list of values, not {type(parameters).__name__} "
-                        f"(for one parameter, pass [{parameters!r}])")
-    return [from_python(value) for value in parameters]
-
-
-STATEMENT_OPTIONS = ("consistent_read", "return_old")
-
-
-def _check_scan_policy(policy) -> None:
-    if policy not in SCAN_POLICIES:
-        raise ValueError(f"scan_policy must be one of {', '.join(SCAN_POLICIES)}, not {policy!r}")
-
-
-def _text(statement) -> str:
-    """A statement's text; TypeError (the caller's mistake, as boto3 makes it) for anything else."""
-    if not isinstance(statement, str):
-        raise TypeError(f"a statement must be a str, not {type(statement).__name__}")
-    return statement
-
-
-def _sequence(statements) -> list:
-    """The elements of a batch or transaction: a list or tuple, never a string's characters."""
-    if not isinstance(statements, (list, tuple)):
-        raise TypeError(f"statements must be a list, not {type(statements).__name__} "
-                        "(each element a statement, (statement, parameters) or (statement, parameters, options))")
-    return list(statements)
-
-
-def _statement(entry) -> tuple[str, list, dict]:
-    """(text, engine parameters, options) of a batch or transaction element."""
-    if isinstance(entry, str):
-        return entry, [], {}
-    if not isinstance(entry, (list, tuple)) or not 2 <= len(entry) <= 3:
-        raise TypeError("each statement must be a str, (statement, parameters) or "
-                        f"(statement, parameters, options), not {entry!r}"[:200])
-    text, parameters, *rest = entry
-    if rest and not isinstance(rest[0], dict):
-        raise TypeError(f"statement options must be a dict, not {type(rest[0]).__name__}")
-    options = dict(rest[0]) if rest else {}
-    unknown = set(options) - set(STATEMENT_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown statement options {sorted(unknown)}; use {', '.join(STATEMENT_OPTIONS)}")
-    return _text(text), _python_params(parameters), options
-
-
-def _positions(entries, option: str) -> frozenset:
-    return frozenset(i for i, (_, _, options) in enumerate(entries) if options.get(option))

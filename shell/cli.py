@@ -53,6 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "enforce (throttle as DynamoDB does) or off")
     parser.add_argument("--classic-partitions", action="store_true",
                         help="split provisioned throughput evenly over partitions (no adaptive capacity)")
+    parser.add_argument("--endpoint-url", metavar="URL",
+                        help="run on the DynamoDB at URL (partiql serve, DynamoDB Local, any endpoint)")
+    parser.add_argument("--region", help="run on real DynamoDB in REGION (the usual AWS credential chain)")
+    parser.add_argument("--profile", help="the AWS profile for --region or --endpoint-url")
+    parser.add_argument("--yes", action="store_true", help="do not ask before DROP TABLE on a remote endpoint")
     parser.add_argument("--read-only", action="store_true",
                         help="read a snapshot of DATABASE, writing nothing (what the shell does by itself, "
                              "with a notice, when another process has the file open)")
@@ -62,11 +67,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _remote(args) -> bool:
+    return bool(args.endpoint_url or args.region or args.profile)
+
+
 def _settings(args):
     settings = load(args.config)
     for key in ("format", "scan"):
         if getattr(args, key):
             settings = settings.with_value(key, getattr(args, key))
+    if _remote(args) and not args.scan and settings.scan == "allow":
+        settings = settings.with_value("scan", "warn")  # a remote full Scan costs money: warn unless told
     return settings
 
 
@@ -90,7 +101,7 @@ def main(argv: list | None = None) -> int:
     try:
         settings = _settings(args)
         db = _connect(args)
-    except (ConfigError, OSError) as error:  # OSError: StorageError and DatabaseLocked too
+    except (ConfigError, OSError, ImportError, ValueError) as error:  # OSError: StorageError, DatabaseLocked
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return 1
     with db:
@@ -99,6 +110,11 @@ def main(argv: list | None = None) -> int:
 
 def _connect(args) -> partiql.Connection:
     """The database; a file another process holds is read as a snapshot, with a notice saying so."""
+    if _remote(args):
+        if args.database is not None:
+            raise ConfigError("give a DATABASE file or an endpoint (--endpoint-url, --region, --profile), not both")
+        return partiql.connect(endpoint_url=args.endpoint_url, region=args.region, profile=args.profile,
+                               read_only=args.read_only)
     options = dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions)
     if args.read_only and args.database is None:
         raise ConfigError("--read-only takes a database file")
@@ -114,8 +130,9 @@ def _connect(args) -> partiql.Connection:
 def _run(db, settings, args) -> int:
     interactive = not args.scripts and sys.stdin.isatty()
     session = Session(db, settings, interactive=interactive, bail=args.bail)
+    session.ask_before_drop = getattr(db, "remote", False) and not args.yes
     if interactive:
         from .repl import run
 
-        return run(session, args.database)
+        return run(session, args.database or getattr(db, "where", None))
     return batch.run(session, batch.gather(args.scripts, sys.stdin))

@@ -128,6 +128,12 @@ def _printable(text: str) -> bool:
 
 # ---------------------------------------------------------------- handlers
 
+def local_only(session, command: str) -> None:
+    """ShellError for a command that reads the local engine, when the shell runs on an endpoint."""
+    if session.db.remote:
+        raise ShellError(f"{command} works on a local database; this shell runs on {session.db.where}")
+
+
 def _setting(session, key: str, argument: str) -> None:
     """Show a setting, or change it from ``argument``."""
     if argument:
@@ -221,6 +227,7 @@ def _scan(session, argument: str) -> None:
 @command(".throughput", "[MODE]", "show or set partition throughput: report (warn of what DynamoDB would "
          "throttle), enforce (throttle as DynamoDB does) or off", argument=THROUGHPUT_MODES)
 def _throughput(session, argument: str) -> None:
+    local_only(session, ".throughput")
     model = session.db.engine.throughput
     if argument:
         if argument not in THROUGHPUT_MODES:
@@ -233,6 +240,7 @@ def _throughput(session, argument: str) -> None:
 @command(".heat", "TABLE [INDEX]", "a table's (or GSI's) partitions over the last seconds: load against their "
          "ceilings, throttles, top keys, advice", argument="table")
 def _heat(session, argument: str) -> None:
+    local_only(session, ".heat")
     words = argument.replace('"', " ").split()
     if not 1 <= len(words) <= 2:
         raise ShellError(".heat needs a TABLE (and optionally one of its global secondary indexes)")
@@ -247,6 +255,7 @@ def _heat(session, argument: str) -> None:
 @command(".tail", "TABLE [--from start|now|SEQUENCE]", "the table's stream records, then each change as it "
          "commits, in the output format, until Ctrl-C (a script: what is there)", argument="table")
 def _tail(session, argument: str) -> None:
+    local_only(session, ".tail")
     try:
         shown = tail.follow(session, argument)
     except tail.TailError as error:
@@ -327,6 +336,7 @@ def _last(session, argument: str) -> None:
 def _backup(session, argument: str) -> None:
     if not argument:
         raise ShellError(".backup needs a FILE")
+    local_only(session, ".backup")
     try:
         session.db.backup(argument)
     except OSError as error:  # StorageError: in memory, FILE exists, no such directory…

@@ -22,7 +22,7 @@ from partiql.splitter import split_statements
 from . import blocks, commands
 from .catalog import Catalog
 from .config import Settings
-from .diagnostics import Where, error_fragments
+from .diagnostics import ShellError, Where, error_fragments
 from .execution import Cancelled, collect, one_page
 from .explain import render_description, render_plan
 from .formatting import render_items
@@ -105,6 +105,7 @@ class Session:
         self.done = False  # set by .quit
         self.knobs = Knobs()  # .limit, .consistent, .param
         self.block = None  # an open BEGIN … COMMIT (shell.blocks)
+        self.ask_before_drop = False  # a remote endpoint without --yes: DROP TABLE is confirmed first
 
     @property
     def settings(self) -> Settings:
@@ -172,7 +173,7 @@ class Session:
             self.show(text)
         for warning in run.result.warnings:
             self.notice(f"warning: {warning}", "warning")
-        self.say(status_fragments(run, self.settings.timer))
+        self.say(status_fragments(run, self.settings.timer, self.db.where if self.db.remote else None))
 
     # ---------------------------------------------------------- statements
     def _scan_answer(self, statement: str) -> bool | None:
@@ -190,6 +191,9 @@ class Session:
         """
         limit = self.settings.row_limit if self.interactive and not self.output.redirected else 0
         try:
+            if not self._drop_confirmed(statement):
+                self.notice("not run")
+                return True
             answer = self._scan_answer(statement)
             if answer is False:
                 self.notice("not run")
@@ -206,6 +210,14 @@ class Session:
         if run.cancelled:
             raise Cancelled
         return True
+
+    def _drop_confirmed(self, statement: str) -> bool:
+        """DROP TABLE on a remote endpoint: asked first (a script must say --yes)."""
+        if not self.ask_before_drop or leading_word(statement) != "DROP":
+            return True
+        if self.confirm is None:
+            raise ShellError(f"DROP TABLE on {self.db.where} is not run from a script without --yes")
+        return self.confirm(f"Drop this table on {self.db.where}? Its items are deleted for good.")
 
     def _after_error(self, error: Exception, statement: str) -> None:
         """What DynamoDB still charged for a failed write, and a hint for the usual causes."""

@@ -77,10 +77,13 @@ def _count(run: Run) -> str | None:
     return text
 
 
-def status_fragments(run: Run, timer: bool) -> list:
-    """The status line as ``(class, text)`` fragments (classes are ``[colors]`` keys)."""
+def status_fragments(run: Run, timer: bool, where: str | None = None) -> list:
+    """The status line as ``(class, text)`` fragments (classes are ``[colors]`` keys); ``where`` names a
+    remote endpoint the statement ran on."""
     result = run.result
-    pieces = [("status", result.message)] if result.message else []
+    pieces = [("remote", where)] if where else []
+    if result.message:
+        pieces.append(("status", result.message))
     if run.cancelled:
         pieces.append(("warning", f"cancelled after {run.pages} page" + ("" if run.pages == 1 else "s")))
     count = _count(run)

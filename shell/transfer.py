@@ -183,6 +183,9 @@ def export_command(session, argument: str) -> bool:
 
 
 def _meta(session, argument: str, direction: str, run: Callable) -> bool:
+    if session.db.remote:  # (import and export against a remote table's capacity: not yet, issue 18.4)
+        session.notice(f".{direction} works on a local database; this shell runs on {session.db.where}", "error")
+        return False
     try:
         request = parse(argument, direction)
     except UsageError as error:

@@ -76,6 +76,8 @@ def make_session():
 class FakeConnection:
     """Answers every statement with the given pages; can press Ctrl-C after a page."""
 
+    remote = False
+
     def __init__(self, pages, interrupt_after=None):
         self.pages_ = pages
         self.interrupt_after = interrupt_after

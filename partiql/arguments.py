@@ -1,0 +1,83 @@
+"""What a caller hands a connection, checked the same way for a local and a remote one: statement text,
+parameters (Python values, converted to engine values), batch and transaction elements and their options,
+the scan policy; and how pages are followed."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from partiql.engine.types import from_python
+
+from .result import Result
+
+SCAN_POLICIES = ("allow", "warn", "deny")
+STATEMENT_OPTIONS = ("consistent_read", "return_old")
+
+
+def follow_pages(connection, statement, parameters, limit, consistent_read) -> Iterator[Result]:
+    """Every page of a statement on ``connection`` (local or remote), following NextToken."""
+    token = None
+    while True:
+        result = connection.execute(statement, parameters, limit=limit, next_token=token,
+                                    consistent_read=consistent_read)
+        yield result
+        token = result.next_token
+        if token is None:
+            return
+
+
+def _python_params(parameters) -> list:
+    """The engine values of a statement's parameters: a list (or tuple) of Python values.
+
+    why a TypeError: like boto3's, for a caller's programming error; a string
+    or a number is not silently taken as a sequence of parameters.
+    """
+    if parameters is None:
+        return []
+    if not isinstance(parameters, (list, tuple)):
+        raise TypeError(f"parameters must be a list of values, not {type(parameters).__name__} "
+                        f"(for one parameter, pass [{parameters!r}])")
+    return [from_python(value) for value in parameters]
+
+
+
+
+def _check_scan_policy(policy) -> None:
+    if policy not in SCAN_POLICIES:
+        raise ValueError(f"scan_policy must be one of {', '.join(SCAN_POLICIES)}, not {policy!r}")
+
+
+def _text(statement) -> str:
+    """A statement's text; TypeError (the caller's mistake, as boto3 makes it) for anything else."""
+    if not isinstance(statement, str):
+        raise TypeError(f"a statement must be a str, not {type(statement).__name__}")
+    return statement
+
+
+def _sequence(statements) -> list:
+    """The elements of a batch or transaction: a list or tuple, never a string's characters."""
+    if not isinstance(statements, (list, tuple)):
+        raise TypeError(f"statements must be a list, not {type(statements).__name__} "
+                        "(each element a statement, (statement, parameters) or (statement, parameters, options))")
+    return list(statements)
+
+
+def _statement(entry) -> tuple[str, list, dict]:
+    """(text, engine parameters, options) of a batch or transaction element."""
+    if isinstance(entry, str):
+        return entry, [], {}
+    if not isinstance(entry, (list, tuple)) or not 2 <= len(entry) <= 3:
+        raise TypeError("each statement must be a str, (statement, parameters) or "
+                        f"(statement, parameters, options), not {entry!r}"[:200])
+    text, parameters, *rest = entry
+    if rest and not isinstance(rest[0], dict):
+        raise TypeError(f"statement options must be a dict, not {type(rest[0]).__name__}")
+    options = dict(rest[0]) if rest else {}
+    unknown = set(options) - set(STATEMENT_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown statement options {sorted(unknown)}; use {', '.join(STATEMENT_OPTIONS)}")
+    return _text(text), _python_params(parameters), options
+
+
+def _positions(entries, option: str) -> frozenset:
+    return frozenset(i for i, (_, _, options) in enumerate(entries) if options.get(option))

@@ -1,0 +1,328 @@
+"""A connection to a DynamoDB over the wire: real DynamoDB, ``partiql serve``, or any endpoint.
+
+``RemoteConnection`` has the ``Connection`` API. Statements run on the
+service (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction with
+ReturnConsumedCapacity INDEXES): items, NextToken, errors and capacity are
+the service's. Before anything is sent, the local planner lowers the
+statement against the remote tables' schemas (``catalog``): EXPLAIN sends
+nothing, every result says its access path, and the scan policy refuses a
+full Scan before it costs anything (``deny``; ``warn`` runs it with a
+warning; the default on a remote endpoint is ``warn``). ``read_only``
+refuses every write before it is sent. DDL maps to CreateTable /
+UpdateTable / DeleteTable and waits, polling DescribeTable, until the table
+and its indexes are ACTIVE (or gone), reporting each state to ``progress``.
+
+boto3 is needed here only (the ``aws`` extra).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+from partiql.engine.errors import DynamoDBError, ResourceNotFoundException, ValidationException
+
+from ..arguments import _check_scan_policy, _python_params, _sequence, _statement, _text, follow_pages
+from ..errors import ScanRefused
+from ..planner import ExplainTemplate, SelectTemplate, TableTemplate
+from ..result import ConsumedCapacity, PlanSummary, Result
+from ..statements import SCAN_DENIED, StatementRunner, _ignorable, _table_result
+from .capacity import consumed_from
+from .catalog import PlanningEngine, RemoteCatalog
+from .values import error_from, error_of, item_from_botocore, to_botocore
+
+WAIT_POLL = 1.0          # seconds between DescribeTable calls while a table changes state
+WAIT_LIMIT = 15 * 60.0   # seconds DDL waits at most
+READ_ONLY = "this connection is read-only (--read-only): {} was not sent"
+READS = ("GetItem", "Query", "Scan")
+
+
+def boto3_module():
+    """boto3, or a clear ImportError naming the extra that installs it."""
+    try:
+        import boto3  # noqa: PLC0415 - only a remote connection needs it (start-up time)
+    except ImportError:
+        raise ImportError("connecting to DynamoDB or an endpoint needs boto3: "
+                          "pip install 'partiql-ddb[aws]'") from None
+    return boto3
+
+
+class RemoteConnection:
+    """A DynamoDB endpoint you run PartiQL statements against (see the module's docstring)."""
+
+    path = None  # no database file
+    remote = True
+
+    def __init__(self, *, endpoint_url: str | None = None, region: str | None = None, profile: str | None = None,
+                 scan_policy: str = "warn", read_only: bool = False, client=None):
+        _check_scan_policy(scan_policy)
+        self.endpoint_url = endpoint_url
+        self.client = client if client is not None else _client(endpoint_url, region, profile)
+        self.region = self.client.meta.region_name
+        self._scan_policy = scan_policy
+        self.read_only = read_only
+        self.catalog = RemoteCatalog(self.describe)
+        self.runner = StatementRunner(PlanningEngine(self.catalog), self)
+        self.progress = None  # progress(text) while DDL waits (the shell's status line)
+        self.closed = False
+
+    @property
+    def where(self) -> str:
+        """Where statements go: the endpoint URL, or ``dynamodb <region>``."""
+        return self.endpoint_url or f"dynamodb {self.region}"
+
+    @property
+    def scan_policy(self) -> str:
+        return self._scan_policy
+
+    @scan_policy.setter
+    def scan_policy(self, policy: str) -> None:
+        _check_scan_policy(policy)
+        self._scan_policy = policy
+
+    # --------------------------------------------------------- statements
+    def execute(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
+                next_token: str | None = None, consistent_read: bool = False) -> Result:
+        """Run one statement on the service (EXPLAIN runs nothing; DDL is the control plane's)."""
+        self._check_open()
+        text, params = _text(statement), _python_params(parameters)
+        template = self.runner.template(text, params, shell=True)
+        if isinstance(template, ExplainTemplate):
+            return Result(plan=self.runner.explain(template.statement, params, consistent_read),
+                          message="EXPLAIN (nothing was sent)")
+        if isinstance(template, TableTemplate):
+            return self._control(template)
+        summary = self.runner.explain(template, params, consistent_read)
+        warnings = self._guard(template, summary)
+        request = {"Statement": text, "ReturnConsumedCapacity": "INDEXES"}
+        if params:
+            request["Parameters"] = [to_botocore(value) for value in params]
+        if consistent_read:
+            request["ConsistentRead"] = True
+        if limit is not None:
+            request["Limit"] = limit
+        if next_token is not None:
+            request["NextToken"] = next_token
+        response = self._call("execute_statement", summary.table, **request)
+        items = [item_from_botocore(item) for item in response.get("Items", [])]
+        return Result(items, len(items), next_token=response.get("NextToken"), plan=summary, warnings=warnings,
+                      consumed_capacity=ConsumedCapacity(consumed_from(response.get("ConsumedCapacity"),
+                                                                       reading=summary.kind in READS)))
+
+    def pages(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
+              consistent_read: bool = False):
+        """Every page of a statement, following NextToken until the end."""
+        return follow_pages(self, statement, parameters, limit, consistent_read)
+
+    def execute_batch(self, statements) -> list:
+        """BatchExecuteStatement: a Result or a DynamoDBError per statement, in order."""
+        self._check_open()
+        entries = [_statement(s) for s in _sequence(statements)]
+        summaries = [self._summary(text, params, options) for text, params, options in entries]
+        response = self._call("batch_execute_statement", None, ReturnConsumedCapacity="INDEXES",
+                              Statements=[_statement_request(*entry) for entry in entries])
+        out = []
+        for summary, answer in zip(summaries, response.get("Responses", [])):
+            if "Error" in answer:
+                error = _batch_error(answer["Error"])
+                out.append(error)
+                continue
+            items = [item_from_botocore(answer["Item"])] if "Item" in answer else []
+            out.append(Result(items, len(items), plan=summary))
+        _carry_capacity(out, response, reading=any(s is not None and s.kind in READS for s in summaries))
+        return out
+
+    def execute_transaction(self, statements, client_request_token: str | None = None) -> list[Result]:
+        """ExecuteTransaction: every statement's Result, or TransactionCanceledException."""
+        self._check_open()
+        entries = [_statement(s) for s in _sequence(statements)]
+        summaries = [self._summary(text, params, options) for text, params, options in entries]
+        request = {"TransactStatements": [_statement_request(*entry) for entry in entries],
+                   "ReturnConsumedCapacity": "INDEXES"}
+        if client_request_token is not None:
+            request["ClientRequestToken"] = client_request_token
+        response = self._call("execute_transaction", None, **request)
+        out = []
+        for summary, answer in zip(summaries, response.get("Responses") or [{}] * len(summaries)):
+            items = [item_from_botocore(answer["Item"])] if "Item" in answer else []
+            out.append(Result(items, len(items), plan=summary))
+        _carry_capacity(out, response, reading=all(s is not None and s.kind in READS for s in summaries))
+        return out
+
+    def explain(self, statement: str, parameters: Sequence | None = None) -> PlanSummary:
+        """The DynamoDB calls a statement lowers to, sending nothing."""
+        text = _text(statement).strip()
+        if not text.upper().startswith("EXPLAIN"):
+            text = "EXPLAIN " + text
+        params = _python_params(parameters)
+        return self.runner.explain(self.runner.template(text, params, shell=True).statement, params)
+
+    def _summary(self, text: str, params: list, options: dict) -> PlanSummary | None:
+        """A batch's or transaction's statement as planned here, after the guard; None when it does not
+        plan (the service says why, in its answer)."""
+        try:
+            template = self.runner.template(text, params)
+            summary = self.runner.explain(template, params, options.get("consistent_read", False))
+        except DynamoDBError:
+            return None
+        self._guard(template, summary)
+        return summary
+
+    def _guard(self, template, summary: PlanSummary) -> list:
+        """Refuse what must not be sent (a write on a read-only connection, a denied full Scan); the
+        warnings of what may."""
+        if self.read_only and not isinstance(template, SelectTemplate):
+            raise ValidationException(READ_ONLY.format(summary.access_path))
+        if not summary.full_table_scan or self.scan_policy == "allow":
+            return []
+        if self.scan_policy == "deny":
+            raise ScanRefused(SCAN_DENIED.format(summary.access_path), summary.access_path)
+        return [f"{summary.access_path}: this statement reads the whole "
+                f"{'index' if summary.index else 'table'} (a full Scan)"]
+
+    # ------------------------------------------------------------ control
+    def _control(self, template: TableTemplate) -> Result:
+        operation, request = template.operation, template.request
+        if self.read_only and operation not in ("DescribeTable", "ListTables"):
+            raise ValidationException(READ_ONLY.format(f"{operation} of {request.get('TableName')}"))
+        if operation == "ListTables":
+            return _table_result(template, {"TableNames": self.table_names()})
+        name = request.get("TableName")
+        try:
+            response = self._call(_snake(operation), name, **request)
+        except DynamoDBError as error:
+            if template.if_exists and _ignorable(operation, error):
+                return Result(message=f"{operation}: nothing to do ({error.message})", plan=PlanSummary(operation, name))
+            raise
+        if operation != "DescribeTable":
+            self.catalog.forget(name)
+            self._wait(name, gone=operation == "DeleteTable")
+        return _table_result(template, response)
+
+    def _wait(self, name: str, gone: bool) -> None:
+        """Until table ``name`` and its indexes are ACTIVE (``gone``: until it no longer exists)."""
+        deadline = time.monotonic() + WAIT_LIMIT
+        while time.monotonic() < deadline:
+            try:
+                table = self.describe(name)
+            except ResourceNotFoundException:
+                if gone:
+                    return
+                raise
+            states = [table.get("TableStatus")] + [index.get("IndexStatus") for index in
+                                                   table.get("GlobalSecondaryIndexes") or []]
+            if not gone and all(state == "ACTIVE" for state in states):
+                return
+            if self.progress is not None:
+                self.progress(f"{name}: {', '.join(s for s in states if s)}")
+            time.sleep(WAIT_POLL)
+        raise TimeoutError(f"{name} did not become {'deleted' if gone else 'ACTIVE'} within {WAIT_LIMIT:.0f} s")
+
+    # ------------------------------------------------------------- catalog
+    def table_names(self) -> list[str]:
+        self._check_open()
+        names, start = [], {}
+        while True:
+            page = self._call("list_tables", None, **start)
+            names += page.get("TableNames", [])
+            if "LastEvaluatedTableName" not in page:
+                return names
+            start = {"ExclusiveStartTableName": page["LastEvaluatedTableName"]}
+
+    def describe(self, table: str) -> dict:
+        """The service's TableDescription."""
+        return self._call("describe_table", table, TableName=table)["Table"]
+
+    def attribute_names(self, table: str, sample: int = 200, path: tuple = ()) -> list[str]:
+        """The key attributes of the table and its indexes (nothing is read: a sample would cost)."""
+        if path:
+            return []
+        found = self.catalog.get(table)
+        if found is None:
+            return []
+        names = list(found.spec.key.names)
+        for index in found.spec.indexes:
+            names += [n for n in index.key.names if n not in names]
+        return names
+
+    def key_spread(self, table: str) -> dict:
+        """Nothing: how items spread over key values takes a Scan, which a remote table charges for."""
+        return {}
+
+    # ------------------------------------------------------------------ life
+    def close(self) -> None:
+        self.closed = True
+        close = getattr(self.client, "close", None)
+        if close is not None:
+            close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ValueError(f"the connection to {self.where} is closed")
+
+    def __enter__(self) -> "RemoteConnection":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # ------------------------------------------------------------- calls
+    def _call(self, method: str, table: str | None, **request) -> dict:
+        """One call to the service; its error as DynamoDB's exception (the table's schema is read again
+        after an error that may mean it changed)."""
+        from botocore.exceptions import ClientError
+        try:
+            return getattr(self.client, method)(**request)
+        except ClientError as error:
+            converted = error_from(error)
+            if table is not None and converted.code in ("ResourceNotFoundException", "ValidationException"):
+                self.catalog.forget(table)
+            raise converted from None
+
+
+def _client(endpoint_url, region, profile):
+    boto3 = boto3_module()
+    from botocore.config import Config
+    session = boto3.Session(profile_name=profile, region_name=region)
+    if session.region_name is None:
+        if endpoint_url is None:
+            raise ValueError("no AWS region: give --region (region= in the library), or set AWS_REGION or a "
+                             "profile's region")
+        session = boto3.Session(profile_name=profile, region_name="us-east-1")  # a local endpoint takes any
+    options = {}
+    if endpoint_url is not None and session.get_credentials() is None:
+        # why: a local endpoint (partiql serve, DynamoDB Local, moto) takes any credentials
+        options = {"aws_access_key_id": "partiql", "aws_secret_access_key": "partiql"}
+    return session.client("dynamodb", endpoint_url=endpoint_url,
+                          config=Config(retries={"mode": "standard", "max_attempts": 5}), **options)
+
+
+def _snake(operation: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in operation).lstrip("_")
+
+
+def _statement_request(text: str, params: list, options: dict) -> dict:
+    out = {"Statement": text}
+    if params:
+        out["Parameters"] = [to_botocore(value) for value in params]
+    if options.get("consistent_read"):
+        out["ConsistentRead"] = True
+    if options.get("return_old"):
+        out["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+    return out
+
+
+def _carry_capacity(results: list, response: dict, reading: bool) -> None:
+    """The service reports a batch's or a transaction's capacity per table, not per statement: the
+    first Result carries it."""
+    first = next((r for r in results if isinstance(r, Result)), None)
+    if first is not None and response.get("ConsumedCapacity"):
+        first.consumed_capacity = ConsumedCapacity(consumed_from(response["ConsumedCapacity"], reading))
+
+
+def _batch_error(body: dict) -> DynamoDBError:
+    item = body.get("Item")
+    error = error_of(body.get("Code", "InternalServerError"), body.get("Message", ""),
+                     None if item is None else item_from_botocore(item))
+    error.table_name = None
+    return error

@@ -1,0 +1,76 @@
+"""The shell on a remote DynamoDB (issue #18 points 1, 3, 6): ``partiql --endpoint-url URL -e/-f …`` against
+``partiql serve`` and moto: statements, DDL and meta-commands, where you are on every status line, DROP TABLE
+confirmed, local-only commands refused, and the settings a remote endpoint starts with."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from partiql.shell import cli
+
+_names = itertools.count()
+
+
+def shell(capsys, endpoint, *arguments) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of ``partiql --endpoint-url URL ARGUMENTS…``."""
+    code = cli.main(["--endpoint-url", endpoint.url, "--region", "us-east-1", *arguments])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def private_config(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+def test_statements_ddl_and_meta_commands(capsys, endpoint):
+    name = f"Shell{next(_names)}"
+    code, out, err = shell(capsys, endpoint, "--format", "jsonl",
+                           "-e", f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH)",
+                           "-e", f"INSERT INTO {name} VALUE {{'pk': 'a', 'v': 'x'}}",
+                           "-e", f"SELECT * FROM {name} WHERE pk = 'a'",
+                           "-e", f"EXPLAIN SELECT * FROM {name}",
+                           "-e", ".tables -q", "-e", f".describe {name}", "-e", f".schema {name}")
+    assert code == 0, err
+    assert '{"pk": "a", "v": "x"}' in out
+    assert f"GetItem on {name}" in err and endpoint.url in err  # the status line names where it ran
+    assert "EXPLAIN (nothing was sent)" in err and f"SCAN of {name}" in out
+    assert f"\n{name}\n" in f"\n{out}" and f"Table {name} (ACTIVE)" in out
+    assert f"CREATE TABLE {name}\n  PRIMARY KEY (pk STRING HASH)" in out
+
+
+def test_drop_table_needs_yes_in_a_script(capsys, served):
+    name = f"Shell{next(_names)}"
+    assert shell(capsys, served, "-e", f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH)")[0] == 0
+    code, _, err = shell(capsys, served, "-e", f"DROP TABLE {name}")
+    assert code == 1 and f"DROP TABLE on {served.url} is not run from a script without --yes" in err
+    assert f"\n{name}\n" in "\n" + shell(capsys, served, "-e", ".tables -q")[1]
+    assert shell(capsys, served, "--yes", "-e", f"DROP TABLE {name}")[0] == 0
+    assert f"\n{name}\n" not in "\n" + shell(capsys, served, "-e", ".tables -q")[1]
+
+
+@pytest.mark.parametrize("command", [".heat T", ".throughput", ".tail T", ".backup x.db", ".import x.jsonl T"])
+def test_local_only_commands_say_so(capsys, served, command):
+    code, _, err = shell(capsys, served, "-e", command)
+    assert code == 1 and f"works on a local database; this shell runs on {served.url}" in err
+
+
+def test_the_scan_policy_starts_at_warn_and_read_only_refuses_writes(capsys, served):
+    name = f"Shell{next(_names)}"
+    assert shell(capsys, served, "-e", f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH)")[0] == 0
+    before = len(served.log)
+    code, _, err = shell(capsys, served, "-e", ".scan", "-e", f"SELECT * FROM {name}")
+    assert code == 0 and "scan: warn" in err and "a full Scan" in err
+    code, _, err = shell(capsys, served, "--scan", "deny", "-e", f"SELECT * FROM {name}")
+    assert code == 1 and "full table scans are refused in this session (.scan deny)" in err
+    code, _, err = shell(capsys, served, "--read-only", "-e", f"INSERT INTO {name} VALUE {{'pk': 'a'}}")
+    assert code == 1 and "read-only" in err
+    assert served.sent(before).count("ExecuteStatement") == 1  # only the warned Scan was sent
+
+
+def test_a_file_and_an_endpoint_are_not_both_taken(capsys, served):
+    code = cli.main(["game.db", "--endpoint-url", served.url, "-e", "SHOW TABLES"])
+    assert code == 1 and "not both" in capsys.readouterr().err
