@@ -17,7 +17,7 @@ from partiql.engine.clock import resolve_clock
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import check_switches
 from partiql.engine.limits import Limits
-from partiql.engine.storage import open_storage
+from partiql.engine.storage import DatabaseLocked, open_storage
 
 from . import hints
 from .arguments import (_check_scan_policy, _positions, _python_params, _sequence, _statement,
@@ -36,7 +36,9 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     tables, indexes, items and settings; every write, batch and transaction
     reaches the file atomically before the call returns, and reads run from
     memory. One connection owns a file at a time: opening it again (here or
-    in another process) raises ``DatabaseLocked`` naming the holder's pid.
+    in another process) raises ``DatabaseLocked`` naming the holder's pid —
+    unless the holder serves it (``partiql serve FILE``): then the connection
+    goes through that server (a ``RemoteConnection``; boto3 needed).
     A file that is not a database, is damaged, or was written by a newer
     version raises ``StorageError`` and is left untouched; an older format
     is migrated. ``durability="full"`` also survives power cuts (an fsync per
@@ -78,7 +80,13 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     resolve_clock(clock)
     if read_only and path is None:
         raise ValueError("read_only takes a database file: an in-memory database is always writable")
-    storage = None if path is None else open_storage(os.fspath(path), durability=durability, read_only=read_only)
+    try:
+        storage = None if path is None else open_storage(os.fspath(path), durability=durability,
+                                                         read_only=read_only)
+    except DatabaseLocked as error:
+        if error.url is None:
+            raise
+        return _through_server(error, scan_policy, read_only)
     try:
         return Connection(Engine(limits, storage=storage, clock=clock, throughput=throughput,
                                  adaptive_capacity=adaptive_capacity), scan_policy)
@@ -86,6 +94,16 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
         if storage is not None:
             storage.close()
         raise
+
+
+def _through_server(locked: DatabaseLocked, scan_policy: str, read_only: bool):
+    """A connection to the server that holds (and serves) the file; ``locked`` when boto3 is missing."""
+    from .remote import RemoteConnection
+    try:
+        return RemoteConnection(endpoint_url=locked.url, scan_policy=scan_policy, read_only=read_only)
+    except ImportError as missing:
+        raise DatabaseLocked(f"{locked} It is served at {locked.url}; {missing}", locked.holder,
+                             locked.url) from None
 
 
 class Connection:

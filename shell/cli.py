@@ -119,18 +119,21 @@ def _connect(args) -> partiql.Connection:
     if args.read_only and args.database is None:
         raise ConfigError("--read-only takes a database file")
     try:
-        return partiql.connect(args.database, read_only=args.read_only, **options)
+        db = partiql.connect(args.database, read_only=args.read_only, **options)
     except partiql.DatabaseLocked as error:
         db = partiql.connect(args.database, read_only=True, **options)
         print(f"{PROGRAM}: {args.database} is open in {error.holder}: reading a snapshot of it, as it is now; writes "
               f"are refused. To share it between programs: partiql serve {args.database}", file=sys.stderr)
         return db
+    if db.remote:  # the file is served: statements go through the server
+        print(f"{PROGRAM}: {args.database} is served at {db.where}: connected through it", file=sys.stderr)
+    return db
 
 
 def _run(db, settings, args) -> int:
     interactive = not args.scripts and sys.stdin.isatty()
     session = Session(db, settings, interactive=interactive, bail=args.bail)
-    session.ask_before_drop = getattr(db, "remote", False) and not args.yes
+    session.ask_before_drop = _remote(args) and not args.yes
     if interactive:
         from .repl import run
 

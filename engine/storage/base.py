@@ -58,6 +58,9 @@ class Storage:
         """StorageError when writes cannot be kept now: table operations ask first, so that
         nothing is changed in memory that the file would refuse."""
 
+    def announce(self, url: str | None) -> None:
+        """Tell later openers of the file that it is served at ``url`` (None: no longer)."""
+
     def close(self) -> None:
         """Flush and release the database; later writes raise StorageError."""
 

@@ -14,8 +14,10 @@ class StorageError(OSError):
 
 class DatabaseLocked(StorageError):
     """The database file is open in another process (or another connection of this one);
-    ``holder`` says which (``another process (pid 123)``)."""
+    ``holder`` says which (``another process (pid 123)``), ``url`` where it serves the file
+    (``partiql serve``), or None."""
 
-    def __init__(self, message: str, holder: str = "another process"):
+    def __init__(self, message: str, holder: str = "another process", url: str | None = None):
         super().__init__(message)
         self.holder = holder
+        self.url = url

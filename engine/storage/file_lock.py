@@ -18,7 +18,10 @@ whoever takes the lock checks that the path still names the file it locked
 without ``flock``, the lock is not enforced.)
 
 ``holder(database)`` tells, without taking anything, which pid holds a
-database (a read-only snapshot names it in its messages).
+database (a read-only snapshot names it in its messages). A holder that
+serves the database (``partiql serve``) writes its URL on the sidecar's
+second line (``announce``): ``DatabaseLocked.url`` gives it to a later
+opener, which can connect through the server instead.
 """
 
 from __future__ import annotations
@@ -54,9 +57,9 @@ class OwnerLock:
         while True:
             self.fd = _open(database, self.path)
             if not _try_lock(self.fd):
-                holder = _pid(self.fd)
+                holder, url = _pid(self.fd), _url(self.fd)
                 os.close(self.fd)
-                raise DatabaseLocked(_locked_message(database, holder), _who(holder))
+                raise DatabaseLocked(_locked_message(database, holder), _who(holder), url)
             if _names(self.path, self.fd):
                 break
             os.close(self.fd)  # the owner deleted it as we opened it: lock the new one
@@ -64,6 +67,11 @@ class OwnerLock:
         os.pwrite(self.fd, f"{os.getpid()}\n".encode("ascii"), 0)
         # why: a connection the program never closed still deletes its sidecar when the interpreter exits
         self._release = weakref.finalize(self, _release, self.path, self.fd)
+
+    def announce(self, url: str | None) -> None:
+        """Record (or, with None, forget) the URL the database is served at, beside the pid."""
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, f"{os.getpid()}\n{url or ''}\n".encode("utf-8"), 0)
 
     def release(self) -> None:
         """Give the file up: delete the sidecar while still holding it, then drop the lock."""
@@ -114,11 +122,24 @@ def _names(path: str, fd: int) -> bool:
         return False
 
 
+def _lines(fd: int) -> list[str]:
+    try:
+        return os.pread(fd, 4096, 0).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return []
+
+
 def _pid(fd: int) -> int | None:
     try:
-        return int(os.pread(fd, 32, 0).decode("ascii").strip())
-    except (OSError, ValueError):
+        return int(_lines(fd)[0].strip())
+    except (IndexError, ValueError):
         return None  # the owner has the lock but has not written its pid yet
+
+
+def _url(fd: int) -> str | None:
+    """The URL the holder serves the database at, or None."""
+    lines = _lines(fd)
+    return lines[1].strip() or None if len(lines) > 1 else None
 
 
 def _who(pid: int | None) -> str:

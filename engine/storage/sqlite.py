@@ -277,6 +277,12 @@ class SqliteStorage(Storage):
             del self._tids[name]
             self._shapes.pop(name, None)
 
+    def announce(self, url: str | None) -> None:
+        """Record the URL the file is served at in its lock (``file_lock``), for later openers."""
+        with self._mutex:
+            if self._lock is not None and self._db is not None:
+                self._lock.announce(url)
+
     # ---------------------------------------------------------------- backup
     def backup(self, dest) -> None:
         """Copy the database, as it is now (the write-ahead log included), to the new file ``dest``."""

@@ -56,6 +56,12 @@ class Server:
         return f"http://{_url_host(self.host)}:{self.port}"
 
     @property
+    def local_url(self) -> str:
+        """The URL a client on this machine uses (a wildcard address is reached on loopback)."""
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else _url_host(self.host)
+        return f"http://{host}:{self.port}"
+
+    @property
     def open_bind(self) -> bool:
         """Whether the address is reachable beyond this machine (not loopback)."""
         try:
@@ -72,9 +78,12 @@ class Server:
                                 log_level="warning", access_log=False)
         self._uvicorn = _uvicorn_server(config)
         self.sweeper.start()
+        storage = self.connection.engine.storage
+        storage.announce(self.local_url)  # a later `partiql FILE` connects through this server
         try:
             await self._uvicorn.serve(sockets=[self.socket])
         finally:
+            storage.announce(None)
             self.sweeper.stop()
             self.socket.close()
 

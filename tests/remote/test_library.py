@@ -141,3 +141,24 @@ def test_the_catalog_follows_ddl(served):
         assert db.explain(f"SELECT * FROM {name} WHERE g = 'x'").full_table_scan
         db.execute(f"ALTER TABLE {name} CREATE GSI (ByG ON (g STRING HASH) PROJECTING ALL)")
         assert db.explain(f'SELECT * FROM "{name}"."ByG" WHERE g = \'x\'').access_path == f"Query on {name}.ByG"
+
+
+def test_a_file_held_by_partiql_serve_is_reached_through_the_server(tmp_path, capsys):
+    from partiql.server import Server
+    from partiql.shell import cli
+
+    path = tmp_path / "shared.db"
+    owner = partiql.connect(path)
+    owner.execute("CREATE TABLE Shared PRIMARY KEY (pk STRING HASH)")
+    with Server(owner, port=0) as server:
+        with partiql.connect(path) as db:  # a notebook, a script: through the server
+            assert db.remote and db.where == server.url
+            db.execute("INSERT INTO Shared VALUE {'pk': 'from-library'}")
+        assert cli.main([str(path), "-e", "INSERT INTO Shared VALUE {'pk': 'from-shell'}"]) == 0
+        assert f"is served at {server.url}: connected through it" in capsys.readouterr().err
+        found = owner.execute("SELECT * FROM Shared WHERE pk IN ['from-library', 'from-shell']").items
+        assert sorted(item["pk"] for item in found) == ["from-library", "from-shell"]
+    with pytest.raises(partiql.DatabaseLocked) as caught:  # no longer served: held, no URL
+        partiql.connect(path)
+    assert caught.value.url is None
+    owner.close()
