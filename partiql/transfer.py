@@ -78,6 +78,7 @@ class ExportReport:
     format: str
     exported: int = 0
     warnings: list = field(default_factory=list)  # what a plain format could not keep
+    read_units: float = 0.0  # what a remote table's Scans consumed (a local export reads no capacity)
 
     def __str__(self) -> str:
         return (f"exported {self.exported:,} item{'s' * (self.exported != 1)} of {self.table} to {self.path} "

@@ -1,7 +1,7 @@
 """Import and export in the shell: ``.import``, ``.export`` and the ``partiql DATABASE import|export`` commands.
 
-    .import FILE TABLE [--format F] [--continue-on-error] [--types NAME=TYPE,…]
-    .export TABLE FILE [--format F]
+    .import FILE TABLE [--format F] [--continue-on-error] [--types NAME=TYPE,…] [--max-wcu N]
+    .export TABLE FILE [--format F] [--max-rcu N]
     partiql DATABASE import FILE TABLE [--format F] [--continue-on-error] [--types NAME=TYPE,…]
     partiql DATABASE export TABLE FILE [--format F]
 
@@ -10,7 +10,9 @@ formats ddb-json, json and csv (guessed from the file when not given), a
 progress bar on stderr once a transfer takes more than two seconds, bad rows
 reported with their line numbers. An import is all or nothing unless
 ``--continue-on-error``; the subcommands exit with 1 when nothing could be
-imported or exported, 0 otherwise.
+imported or exported, 0 otherwise. On a remote endpoint ``--max-wcu`` /
+``--max-rcu`` cap the capacity a transfer spends per second
+(``partiql.remote.transfer``: batches, retries with backoff, parallel Scans).
 
 The meta-commands are registered by ``commands.py`` from ``META_COMMANDS``;
 ``cli.main`` hands its arguments to ``subcommand`` first. Nothing here
@@ -27,8 +29,8 @@ from typing import Callable
 
 from .progress import Progress, bar
 
-IMPORT_USAGE = "FILE TABLE [--format F] [--continue-on-error] [--types NAME=TYPE,…]"
-EXPORT_USAGE = "TABLE FILE [--format F]"
+IMPORT_USAGE = "FILE TABLE [--format F] [--continue-on-error] [--types NAME=TYPE,…] [--max-wcu N]"
+EXPORT_USAGE = "TABLE FILE [--format F] [--max-rcu N]"
 
 
 class UsageError(ValueError):
@@ -44,6 +46,7 @@ class Request:
     format: str | None = None
     continue_on_error: bool = False
     types: dict | None = None
+    capacity: float | None = None  # --max-wcu (import) / --max-rcu (export): a remote table's units per second
 
 
 # ------------------------------------------------------------- arguments
@@ -65,7 +68,21 @@ _OPTIONS: dict[str, tuple[bool, Callable]] = {
     "--continue-on-error": (False, lambda request, _: setattr(request, "continue_on_error", True)),
     "--types": (True, lambda request, value: setattr(request, "types", {**(request.types or {}),
                                                                         **parse_types(value)})),
+    "--max-wcu": (True, lambda request, value: setattr(request, "capacity", _units(value))),
+    "--max-rcu": (True, lambda request, value: setattr(request, "capacity", _units(value))),
 }
+_EXPORT_OPTIONS = ("--format", "--max-rcu")
+_IMPORT_OPTIONS = tuple(name for name in _OPTIONS if name != "--max-rcu")
+
+
+def _units(value: str) -> float:
+    try:
+        units = float(value)
+    except ValueError:
+        units = 0.0
+    if not units > 0 or units == float("inf"):
+        raise UsageError(f"--max-wcu / --max-rcu take a positive number of units per second, not {value!r}")
+    return units
 
 
 def _format(value: str) -> str:
@@ -94,7 +111,7 @@ def parse(argument: str, direction: str) -> Request:
         if not word.startswith("--"):
             positional.append(word)
             continue
-        if name not in _OPTIONS or (direction == "export" and name != "--format"):
+        if name not in (_EXPORT_OPTIONS if direction == "export" else _IMPORT_OPTIONS):
             raise UsageError(f"unknown option {name} for .{direction}")
         takes_value = _OPTIONS[name][0]
         if takes_value and not equals and not words:
@@ -116,6 +133,7 @@ STAGES = {
     "read": lambda file, done, total: f"reading {file} {bar(done >> 10, total >> 10)} KB",
     "write": lambda file, done, total: f"writing {file} {bar(done, total)} items",
     "commit": lambda file, done, total: f"committing {total:,} items to the database…",
+    "scan": lambda file, done, total: f"scanning for {file} {bar(done, total)} items",
 }
 
 
@@ -132,7 +150,8 @@ def run_import(db, request: Request, progress: Progress, say: Callable) -> bool:
     def go():
         return db.import_items(request.table, request.file, request.format,
                                continue_on_error=request.continue_on_error, types=request.types,
-                               progress=progress_reporter(progress, request.file))
+                               progress=progress_reporter(progress, request.file),
+                               **_capacity(db, "max_wcu", request.capacity))
     report = _attempt(go, progress, say, request.file)
     if report is None:
         return False
@@ -144,13 +163,24 @@ def run_export(db, request: Request, progress: Progress, say: Callable) -> bool:
     """Export as asked; ``say(text, style)`` reports the outcome. True when it exported."""
     def go():
         return db.export_items(request.table, request.file, request.format,
-                               progress=progress_reporter(progress, request.file))
+                               progress=progress_reporter(progress, request.file),
+                               **_capacity(db, "max_rcu", request.capacity))
     report = _attempt(go, progress, say, request.file)
     if report is not None:
         say(str(report), "status")
         for warning in report.warnings:
             say(f"warning: {warning}", "warning")
     return report is not None
+
+
+def _capacity(db, name: str, units: float | None) -> dict:
+    """The capacity cap a remote transfer takes; a local database has no capacity to spare (ValueError)."""
+    if units is None:
+        return {}
+    if not db.remote:
+        raise ValueError(f"--{name.replace('_', '-')} paces a transfer with a remote table; a local one spends "
+                         "no capacity")
+    return {name: units}
 
 
 def _attempt(go: Callable, progress: Progress, say: Callable, file: str):
@@ -183,9 +213,6 @@ def export_command(session, argument: str) -> bool:
 
 
 def _meta(session, argument: str, direction: str, run: Callable) -> bool:
-    if session.db.remote:  # (import and export against a remote table's capacity: not yet, issue 18.4)
-        session.notice(f".{direction} works on a local database; this shell runs on {session.db.where}", "error")
-        return False
     try:
         request = parse(argument, direction)
     except UsageError as error:

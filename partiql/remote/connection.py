@@ -103,7 +103,7 @@ class RemoteConnection:
             request["Limit"] = limit
         if next_token is not None:
             request["NextToken"] = next_token
-        response = self._call("execute_statement", summary.table, **request)
+        response = self.call("execute_statement", summary.table, **request)
         items = [item_from_botocore(item) for item in response.get("Items", [])]
         return Result(items, len(items), next_token=response.get("NextToken"), plan=summary, warnings=warnings,
                       consumed_capacity=ConsumedCapacity(consumed_from(response.get("ConsumedCapacity"),
@@ -119,7 +119,7 @@ class RemoteConnection:
         self._check_open()
         entries = [_statement(s) for s in _sequence(statements)]
         summaries = [self._summary(text, params, options) for text, params, options in entries]
-        response = self._call("batch_execute_statement", None, ReturnConsumedCapacity="INDEXES",
+        response = self.call("batch_execute_statement", None, ReturnConsumedCapacity="INDEXES",
                               Statements=[_statement_request(*entry) for entry in entries])
         out = []
         for summary, answer in zip(summaries, response.get("Responses", [])):
@@ -141,7 +141,7 @@ class RemoteConnection:
                    "ReturnConsumedCapacity": "INDEXES"}
         if client_request_token is not None:
             request["ClientRequestToken"] = client_request_token
-        response = self._call("execute_transaction", None, **request)
+        response = self.call("execute_transaction", None, **request)
         out = []
         for summary, answer in zip(summaries, response.get("Responses") or [{}] * len(summaries)):
             items = [item_from_botocore(answer["Item"])] if "Item" in answer else []
@@ -189,7 +189,7 @@ class RemoteConnection:
             return _table_result(template, {"TableNames": self.table_names()})
         name = request.get("TableName")
         try:
-            response = self._call(_snake(operation), name, **request)
+            response = self.call(_snake(operation), name, **request)
         except DynamoDBError as error:
             if template.if_exists and _ignorable(operation, error):
                 return Result(message=f"{operation}: nothing to do ({error.message})", plan=PlanSummary(operation, name))
@@ -223,7 +223,7 @@ class RemoteConnection:
         self._check_open()
         names, start = [], {}
         while True:
-            page = self._call("list_tables", None, **start)
+            page = self.call("list_tables", None, **start)
             names += page.get("TableNames", [])
             if "LastEvaluatedTableName" not in page:
                 return names
@@ -231,7 +231,7 @@ class RemoteConnection:
 
     def describe(self, table: str) -> dict:
         """The service's TableDescription."""
-        return self._call("describe_table", table, TableName=table)["Table"]
+        return self.call("describe_table", table, TableName=table)["Table"]
 
     def attribute_names(self, table: str, sample: int = 200, path: tuple = ()) -> list[str]:
         """The key attributes of the table and its indexes (nothing is read: a sample would cost)."""
@@ -244,6 +244,25 @@ class RemoteConnection:
         for index in found.spec.indexes:
             names += [n for n in index.key.names if n not in names]
         return names
+
+    # --------------------------------------------------------- import / export
+    def import_items(self, table: str, path, format: str | None = None, *, continue_on_error: bool = False,
+                     types: dict | None = None, progress=None, max_wcu: float | None = None):
+        """Load items from a file into the remote ``table`` within its capacity (``partiql.remote.transfer``)."""
+        from .transfer import import_items
+        self._check_open()
+        if self.read_only:
+            raise ValidationException(READ_ONLY.format(f"an import into {table}"))
+        return import_items(self, table, path, format, continue_on_error=continue_on_error, types=types,
+                            progress=progress, max_wcu=max_wcu)
+
+    def export_items(self, table: str, path, format: str | None = None, *, progress=None,
+                     max_rcu: float | None = None, segments: int | None = None):
+        """Write every item of the remote ``table`` to a file (parallel Scan segments, ``max_rcu`` paced)."""
+        from .transfer import SEGMENTS, export_items
+        self._check_open()
+        return export_items(self, table, path, format, progress=progress, max_rcu=max_rcu,
+                            segments=segments or SEGMENTS)
 
     def key_spread(self, table: str) -> dict:
         """Nothing: how items spread over key values takes a Scan, which a remote table charges for."""
@@ -267,7 +286,7 @@ class RemoteConnection:
         self.close()
 
     # ------------------------------------------------------------- calls
-    def _call(self, method: str, table: str | None, **request) -> dict:
+    def call(self, method: str, table: str | None, **request) -> dict:
         """One call to the service; its error as DynamoDB's exception (the table's schema is read again
         after an error that may mean it changed)."""
         from botocore.exceptions import ClientError

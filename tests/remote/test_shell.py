@@ -52,7 +52,7 @@ def test_drop_table_needs_yes_in_a_script(capsys, served):
     assert f"\n{name}\n" not in "\n" + shell(capsys, served, "-e", ".tables -q")[1]
 
 
-@pytest.mark.parametrize("command", [".heat T", ".throughput", ".tail T", ".backup x.db", ".import x.jsonl T"])
+@pytest.mark.parametrize("command", [".heat T", ".throughput", ".tail T", ".backup x.db"])
 def test_local_only_commands_say_so(capsys, served, command):
     code, _, err = shell(capsys, served, "-e", command)
     assert code == 1 and f"works on a local database; this shell runs on {served.url}" in err
