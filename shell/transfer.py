@@ -29,7 +29,7 @@ from typing import Callable
 
 from .progress import Progress, bar
 
-IMPORT_USAGE = "FILE TABLE [--format F] [--continue-on-error] [--types NAME=TYPE,…] [--max-wcu N]"
+IMPORT_USAGE = "FILE TABLE [--format F] [--continue-on-error] [--types …] [--max-wcu N]"
 EXPORT_USAGE = "TABLE FILE [--format F] [--max-rcu N]"
 
 
