@@ -189,6 +189,13 @@ class Connection:
         return self.runner.execute(text, _python_params(parameters), shell=True).plan
 
     # ------------------------------------------------------------- catalog
+    def control(self, operation: str, request: dict) -> dict:
+        """A control-plane operation (CreateTable, UpdateTable, DescribeTimeToLive, …) by DynamoDB's name,
+        with its request; DynamoDB's response."""
+        from partiql.engine.requests import OPERATIONS
+        self._check_open()
+        return OPERATIONS[operation](self.engine, request)
+
     def table_names(self) -> list[str]:
         return self.engine.table_names()
 

@@ -92,6 +92,10 @@ def main(argv: list | None = None) -> int:
         from .simulate import main as simulate
 
         return simulate(argv[1:])
+    if argv[:1] == ["copy"]:  # partiql copy SOURCE DEST [TABLE…]
+        from .copy import main as copy
+
+        return copy(argv[1:])
     if argv[:1] and argv[0] in maintenance.COMMANDS:  # partiql check FILE / partiql backup FILE DEST
         return maintenance.main(argv)
     code = transfer.subcommand(argv)  # partiql DATABASE import|export …

@@ -35,6 +35,7 @@ WAIT_POLL = 1.0          # seconds between DescribeTable calls while a table cha
 WAIT_LIMIT = 15 * 60.0   # seconds DDL waits at most
 READ_ONLY = "this connection is read-only (--read-only): {} was not sent"
 READS = ("GetItem", "Query", "Scan")
+CHANGES_TABLES = ("CreateTable", "UpdateTable", "DeleteTable")
 
 
 def boto3_module():
@@ -189,17 +190,25 @@ class RemoteConnection:
             return _table_result(template, {"TableNames": self.table_names()})
         name = request.get("TableName")
         try:
-            response = self.call(_snake(operation), name, **request)
+            response = self.control(operation, request)
         except DynamoDBError as error:
             if template.if_exists and _ignorable(operation, error):
                 return Result(message=f"{operation}: nothing to do ({error.message})", plan=PlanSummary(operation, name))
             raise
-        if operation != "DescribeTable":
-            self.catalog.forget(name)
-            self._wait(name, gone=operation == "DeleteTable")
         return _table_result(template, response)
 
-    def _wait(self, name: str, gone: bool) -> None:
+    def control(self, operation: str, request: dict) -> dict:
+        """A control-plane operation by DynamoDB's name, with its request; after CreateTable, UpdateTable
+        or DeleteTable it waits until the table and its indexes are ACTIVE (or the table is gone)."""
+        self._check_open()
+        name = request.get("TableName")
+        response = self.call(_snake(operation), name, **request)
+        if operation in CHANGES_TABLES:
+            self.catalog.forget(name)
+            self.wait(name, gone=operation == "DeleteTable")
+        return response
+
+    def wait(self, name: str, gone: bool = False) -> None:
         """Until table ``name`` and its indexes are ACTIVE (``gone``: until it no longer exists)."""
         deadline = time.monotonic() + WAIT_LIMIT
         while time.monotonic() < deadline:
