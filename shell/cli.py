@@ -138,6 +138,8 @@ def _run(db, settings, args) -> int:
     interactive = not args.scripts and sys.stdin.isatty()
     session = Session(db, settings, interactive=interactive, bail=args.bail)
     session.ask_before_drop = _remote(args) and not args.yes
+    if db.remote:  # DDL waits for its table to be ACTIVE: say so on the progress line
+        db.progress = session.progress.show
     if interactive:
         from .repl import run
 

@@ -10,6 +10,8 @@ clears the line, Ctrl-D leaves).
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -88,12 +90,22 @@ def _history():
     return FileHistory(str(path))
 
 
+def prompt_message(db):
+    """``partiql> `` on a local database; on an endpoint, where statements go, in the remote colour
+    (``partiql 127.0.0.1:8000> ``, ``partiql dynamodb eu-west-1> ``)."""
+    if not db.remote:
+        return PROMPT
+    where = urlparse(db.where).netloc or db.where
+    return [("class:remote", f"partiql {where}"), ("", "> ")]
+
+
 def build_prompt(session, input=None, output=None) -> PromptSession:
     """The prompt_toolkit session for ``session``'s settings (``input``/``output`` for tests)."""
     settings = session.settings
+    rules = {**style_rules(settings.colors), "remote": settings.colors.get("remote", "")}
     return PromptSession(
-        message=PROMPT, multiline=True, prompt_continuation=continuation,
-        lexer=PygmentsLexer(PartiQLLexer), style=Style.from_dict(style_rules(settings.colors)),
+        message=prompt_message(session.db), multiline=True, prompt_continuation=continuation,
+        lexer=PygmentsLexer(PartiQLLexer), style=Style.from_dict(rules),
         completer=ShellCompleter(session.catalog), complete_while_typing=True,
         auto_suggest=AutoSuggestFromHistory(), history=_history(), key_bindings=key_bindings(),
         editing_mode=EditingMode.VI if settings.key_bindings == "vi" else EditingMode.EMACS,

@@ -74,3 +74,24 @@ def test_the_scan_policy_starts_at_warn_and_read_only_refuses_writes(capsys, ser
 def test_a_file_and_an_endpoint_are_not_both_taken(capsys, served):
     code = cli.main(["game.db", "--endpoint-url", served.url, "-e", "SHOW TABLES"])
     assert code == 1 and "not both" in capsys.readouterr().err
+
+
+def test_a_script_file_runs_on_the_endpoint(capsys, endpoint, tmp_path):
+    name = f"Shell{next(_names)}"
+    script = tmp_path / "setup.sql"
+    script.write_text(f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH);\n"
+                      f"INSERT INTO {name} VALUE {{'pk': 'from-file'}};\n"
+                      f"SELECT * FROM {name} WHERE pk = 'from-file';\n")
+    code, out, err = shell(capsys, endpoint, "--format", "jsonl", "-f", str(script))
+    assert code == 0, err
+    assert out.strip() == '{"pk": "from-file"}'
+
+
+def test_the_prompt_names_the_endpoint_in_the_remote_colour(served):
+    from partiql.shell.repl import PROMPT, prompt_message
+    import partiql
+    with served.connect() as db:
+        host = served.url.split("//")[1]
+        assert prompt_message(db) == [("class:remote", f"partiql {host}"), ("", "> ")]
+    with partiql.connect() as local:
+        assert prompt_message(local) == PROMPT
