@@ -162,3 +162,43 @@ def test_a_file_held_by_partiql_serve_is_reached_through_the_server(tmp_path, ca
         partiql.connect(path)
     assert caught.value.url is None
     owner.close()
+
+
+def test_batches_and_transactions_write_on_moto_too(moto):
+    with moto.connect() as db:
+        name = new_table(db, sort="STRING")
+        results = db.execute_batch([f"INSERT INTO {name} VALUE {{'pk': 'a', 'sk': '1'}}",
+                                    f"INSERT INTO {name} VALUE {{'pk': 'b', 'sk': '1'}}"])
+        assert [result.plan.kind for result in results] == ["PutItem", "PutItem"]
+        db.execute_transaction([f"INSERT INTO {name} VALUE {{'pk': 'c', 'sk': '1'}}"])
+        assert sorted(db.execute(f"SELECT pk FROM {name}").items, key=repr) == [{"pk": k} for k in "abc"]
+
+
+class Creating:
+    """A client whose tables stay CREATING for ``polls`` DescribeTable calls, then are ACTIVE."""
+
+    def __init__(self, client, polls: int):
+        self.client, self.polls = client, polls
+
+    def describe_table(self, **request):
+        answer = self.client.describe_table(**request)
+        if self.polls > 0:
+            self.polls -= 1
+            answer["Table"]["TableStatus"] = "CREATING"
+        return answer
+
+    def __getattr__(self, name):
+        return getattr(self.client, name)
+
+
+def test_ddl_waits_until_the_table_is_active_and_says_so(served, monkeypatch):
+    from partiql.remote import RemoteConnection, connection
+    monkeypatch.setattr(connection, "WAIT_POLL", 0.0)
+    with served.connect() as plain:
+        db = RemoteConnection(endpoint_url=served.url, client=Creating(plain.client, polls=3))
+    said: list = []
+    db.progress = said.append
+    name = f"Remote{next(_names)}"
+    db.execute(f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH)")
+    assert said == [f"{name}: CREATING"] * 3
+    assert db.describe(name)["TableStatus"] == "ACTIVE"
