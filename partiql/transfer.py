@@ -81,8 +81,9 @@ class ExportReport:
     read_units: float = 0.0  # what a remote table's Scans consumed (a local export reads no capacity)
 
     def __str__(self) -> str:
-        return (f"exported {self.exported:,} item{'s' * (self.exported != 1)} of {self.table} to {self.path} "
+        text = (f"exported {self.exported:,} item{'s' * (self.exported != 1)} of {self.table} to {self.path} "
                 f"({self.format})")
+        return text + (f"; the Scans consumed {self.read_units:,.1f} RCU" if self.read_units else "")
 
 
 class TransferError(ValueError):

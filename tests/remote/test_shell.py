@@ -95,3 +95,33 @@ def test_the_prompt_names_the_endpoint_in_the_remote_colour(served):
         assert prompt_message(db) == [("class:remote", f"partiql {host}"), ("", "> ")]
     with partiql.connect() as local:
         assert prompt_message(local) == PROMPT
+
+
+@pytest.mark.parametrize("answer, kept", [(False, True), (True, False)])
+def test_an_interactive_drop_is_asked_first(served, answer, kept):
+    import io
+
+    from partiql.shell.config import Settings
+    from partiql.shell.session import Session
+
+    name = f"Shell{next(_names)}"
+    with served.connect() as db:
+        db.execute(f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH)")
+        session = Session(db, Settings(), interactive=True, stdout=io.StringIO(), stderr=io.StringIO())
+        session.ask_before_drop = True
+        asked: list = []
+        session.confirm = lambda question: asked.append(question) or answer
+        before = len(served.log)
+        assert session.run_statement(f"DROP TABLE {name}")
+        assert asked == [f"Drop this table on {served.url}? Its items are deleted for good."]
+        assert ("DeleteTable" in served.sent(before)) != kept
+        assert (name in db.table_names()) == kept
+
+
+def test_without_boto3_a_remote_connection_says_how_to_get_it(monkeypatch):
+    import sys
+
+    import partiql
+    monkeypatch.setitem(sys.modules, "boto3", None)
+    with pytest.raises(ImportError, match=r"pip install 'partiql-ddb\[aws\]'"):
+        partiql.connect(region="eu-west-1")
