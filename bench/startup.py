@@ -2,8 +2,10 @@
 
     python bench/startup.py [--runs 7]
 
+- ``partiql --version``: a cold process until the version is printed, beside
+  a bare ``python -c pass`` (target ≤ 60 ms, issue 19);
 - ``partiql -e "SELECT …"``: a cold process creating a table, inserting an
-  item and selecting it, until the result is printed (target ≤ 300 ms);
+  item and selecting it, until the result is printed (target ≤ 250 ms, issue 19);
 - the interactive prompt: a cold process on a pseudo-terminal until the
   ``partiql>`` prompt is drawn (target ≤ 600 ms);
 - completion on a catalog of 500 tables, through the prompt_toolkit
@@ -50,6 +52,15 @@ def execute_once() -> float:
     done = subprocess.run(command() + arguments, capture_output=True, text=True, env=environment())
     elapsed = time.perf_counter() - started
     assert done.returncode == 0 and "Acme" in done.stdout, done.stderr
+    return elapsed
+
+
+def version_once(interpreter_only: bool = False) -> float:
+    arguments = [sys.executable, "-c", "pass"] if interpreter_only else command() + ["--version"]
+    started = time.perf_counter()
+    done = subprocess.run(arguments, capture_output=True, text=True, env=environment())
+    elapsed = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
     return elapsed
 
 
@@ -106,10 +117,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     runs = parser.parse_args().runs
     print(reference_speed())
+    version = statistics.median(version_once() for _ in range(runs))
+    bare = statistics.median(version_once(interpreter_only=True) for _ in range(runs))
     execute = statistics.median(execute_once() for _ in range(runs))
     prompt = statistics.median(prompt_once() for _ in range(runs))
     first, later, worst = completion_times(runs)
-    print(f"partiql -e (create, insert, select) to printed result: {execute * 1000:6.0f} ms  (target ≤ 300)")
+    print(f"partiql --version (bare python -c pass: {bare * 1000:.0f} ms):      {version * 1000:6.0f} ms  (target ≤ 60)")
+    print(f"partiql -e (create, insert, select) to printed result: {execute * 1000:6.0f} ms  (target ≤ 250)")
     print(f"interactive prompt ready:                              {prompt * 1000:6.0f} ms  (target ≤ 600)")
     print(f"completion on 500 tables, first Tab:                   {first * 1000:6.1f} ms  (target ≤ 50)")
     print(f"completion on 500 tables, later (median / worst):      {later * 1000:6.1f} / {worst * 1000:.1f} ms")

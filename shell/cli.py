@@ -11,11 +11,8 @@ import argparse
 import sys
 
 import partiql
-from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
-from . import batch, maintenance, transfer
 from .config import FORMATS, SCAN_POLICIES, ConfigError, load
-from .session import Session
 
 PROGRAM = "partiql"
 DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Every statement shows its "
@@ -36,6 +33,8 @@ class _Script(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: ``partiql [DATABASE] [-e STATEMENT]… [-f FILE] [options]``."""
+    from partiql.engine.throughput import MODES as THROUGHPUT_MODES
+
     parser = argparse.ArgumentParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
     parser.set_defaults(scripts=[])
     parser.add_argument("database", nargs="?", metavar="DATABASE",
@@ -84,6 +83,11 @@ def _settings(args):
 def main(argv: list | None = None) -> int:
     """Run the shell; the exit status is 0 when every statement succeeded."""
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--version"]:  # before the library loads (start-up time)
+        print(f"{PROGRAM} {partiql.__version__}")
+        return 0
+    from . import maintenance, transfer
+
     if argv[:1] == ["serve"]:  # partiql serve … (the server stack loads only then)
         from partiql.server.cli import main as serve
 
@@ -135,6 +139,9 @@ def _connect(args) -> partiql.Connection:
 
 
 def _run(db, settings, args) -> int:
+    from . import batch
+    from .session import Session
+
     interactive = not args.scripts and sys.stdin.isatty()
     session = Session(db, settings, interactive=interactive, bail=args.bail)
     session.ask_before_drop = _remote(args) and not args.yes
