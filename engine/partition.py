@@ -138,6 +138,16 @@ class Space:
         stored.item, stored.size, stored.shallow = record.item, record.size, record.shallow
         return old
 
+    def fill(self, records: list) -> None:
+        """Hold ``records`` (keyed, each key once; in any order) in an empty space, in one step.
+
+        why: reopening a database file stores every item again; one sort of
+        records that mostly come in key order already is a fraction of the
+        cost of inserting them one by one.
+        """
+        self.by_key = {record.key: record for record in records}
+        self.ordered = SortedKeyList(records, key=_record_key)
+
     def pop(self, key) -> Record | None:
         """Remove ``key``'s record and return it (None when absent)."""
         record = self.by_key.pop(key, None)
@@ -264,6 +274,36 @@ class Store:
         if partition.bytes > self.max_bytes:
             self._split(partition)
         return old
+
+    def load(self, space, entries) -> None:
+        """Fill ``space`` of every (empty) partition with ``entries`` — (h, pk, sort, Record) — in one step
+        per partition, then split what the bytes say must be split (as ``put`` would have)."""
+        shares: dict = {}
+        starts = self._starts
+        for h, pk, sort, record in entries:
+            record.key = (h, pk) if sort is None else (h, pk, sort)
+            number = bisect_right(starts, h) - 1
+            share = shares.get(number)
+            if share is None:
+                share = shares[number] = []
+            share.append(record)
+        for number, records in shares.items():
+            partition = self.partitions[number]
+            partition.spaces[space].fill(records)
+            partition.counts[space] = len(records)
+            partition.sizes[space] = sum(record.size for record in records)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Split every partition over the size limit, as long as splitting helps."""
+        split = True
+        while split:
+            split = False
+            for partition in list(self.partitions):
+                if partition.bytes > self.max_bytes:
+                    count = len(self.partitions)
+                    self._split(partition)
+                    split = split or len(self.partitions) > count
 
     def remove(self, space, h: int, pk, sort: tuple | None) -> Record | None:
         """Remove an entry, returning it (None when absent)."""

@@ -1,0 +1,86 @@
+"""Scale benchmark (issue 19): a database of N items — import, open, memory, writes to the file.
+
+    python bench/scale.py [--sizes 100000 1000000] [--runs 3]
+
+For each size, in a fresh process each (so one size's heap does not weigh on
+the next): import N small items (~60 bytes in DynamoDB terms) from a JSON-lines
+file into a database file (items/s), open that file (seconds; the median of
+``--runs`` opens), the memory the open database holds per item (traced Python
+allocations, and the process's peak RSS over the item count), and PutItem to
+the open file (ops/s). Prints one line per size with the issue's goals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+
+from _support import reference_speed  # (must precede the partiql import)
+
+GOALS = "goals: open 1M ≤ 3 s (100k ≤ 0.3 s), import ≥ 50,000 items/s, ≤ 400 B/item, PutItem to a file ≥ 15,000/s"
+PUTS = 3000
+
+
+def measure(size: int, runs: int) -> dict:
+    import partiql
+
+    folder = tempfile.mkdtemp(prefix="partiql-scale-")
+    source, path = os.path.join(folder, "items.jsonl"), os.path.join(folder, "scale.db")
+    with open(source, "w") as file:
+        for n in range(size):
+            file.write(json.dumps({"pk": f"user#{n % 50_000}", "sk": n, "name": f"name {n}", "age": n % 90}) + "\n")
+    with partiql.connect(path) as db:
+        db.execute("CREATE TABLE Scale PRIMARY KEY (pk STRING HASH, sk NUMBER RANGE)")
+        started = time.perf_counter()
+        db.import_items("Scale", source, "json")
+        imported = time.perf_counter() - started
+    opens = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        partiql.connect(path).close()
+        opens.append(time.perf_counter() - started)
+    tracemalloc.start()
+    db = partiql.connect(path)
+    traced = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    started = time.perf_counter()
+    for n in range(PUTS):
+        db.engine.put_item(TableName="Scale", Item={"pk": f"new#{n}", "sk": n, "name": "x", "age": 1})
+    puts = PUTS / (time.perf_counter() - started)
+    db.close()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return {"size": size, "import": size / imported, "open": statistics.median(opens), "traced": traced / size,
+            "rss": peak / size, "puts": puts}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(measure(args.child, args.runs)))
+        return
+    print(reference_speed())
+    print(GOALS)
+    for size in args.sizes:
+        done = subprocess.run([sys.executable, __file__, "--child", str(size), "--runs", str(args.runs)],
+                              capture_output=True, text=True, check=True)
+        found = json.loads(done.stdout.strip().splitlines()[-1])
+        print(f"{size:>9,} items: import {found['import']:8,.0f} items/s   open {found['open']:6.2f} s   "
+              f"{found['traced']:5,.0f} B/item traced ({found['rss']:5,.0f} B/item peak RSS)   "
+              f"PutItem to the file {found['puts']:7,.0f}/s")
+    print(reference_speed())
+
+
+if __name__ == "__main__":
+    main()
