@@ -121,8 +121,12 @@ def _plain_text(value) -> str:
     return json.dumps(value)  # str, bool, None
 
 
+# why one decoder: json.loads with parse_float builds a new JSONDecoder for every line
+_PLAIN_JSON = json.JSONDecoder(parse_float=Decimal, parse_int=Decimal).decode
+
+
 def _load_json(text):
-    return json.loads(text, parse_float=Decimal, parse_int=Decimal)
+    return _PLAIN_JSON(text.decode("utf-8") if isinstance(text, (bytes, bytearray)) else text)
 
 
 # ----------------------------------------------------------- declared types
