@@ -10,7 +10,7 @@ dict, set); results carry Python values too.
 from __future__ import annotations
 
 import os
-from typing import Iterator, Sequence
+from typing import Sequence
 
 from partiql.engine import Engine
 from partiql.engine.clock import resolve_clock
@@ -20,8 +20,8 @@ from partiql.engine.limits import Limits
 from partiql.engine.storage import DatabaseLocked, open_storage
 
 from . import hints
-from .arguments import (_check_scan_policy, _positions, _python_params, _sequence, _statement,
-                        _text, follow_pages)
+from .arguments import (ConnectionBase, _check_scan_policy, _positions, _python_params, _sequence, _statement,
+                        _text)
 from .result import PlanSummary, Result
 from .statements import StatementRunner
 
@@ -106,8 +106,9 @@ def _through_server(locked: DatabaseLocked, scan_policy: str, read_only: bool):
                              locked.url) from None
 
 
-class Connection:
-    """A database you run PartiQL statements against."""
+class Connection(ConnectionBase):
+    """A database you run PartiQL statements against (the scan policy, ``pages`` and ``with``: see
+    ``ConnectionBase``; default scan policy "allow")."""
 
     remote = False  # (partiql.remote.RemoteConnection: True)
 
@@ -121,19 +122,6 @@ class Connection:
     def path(self) -> str | None:
         """The database file, or None for an in-memory database."""
         return self.engine.storage.path
-
-    # ------------------------------------------------------------ settings
-    @property
-    def scan_policy(self) -> str:
-        """"allow" (default), "warn" (attach a warning) or "deny" (refuse full Scans): this
-        connection's, never saved in the database file (another program may read the same
-        file with its own)."""
-        return self._scan_policy
-
-    @scan_policy.setter
-    def scan_policy(self, policy: str) -> None:
-        _check_scan_policy(policy)
-        self._scan_policy = policy
 
     # --------------------------------------------------------- statements
     def execute(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
@@ -150,11 +138,6 @@ class Connection:
             raise
         hints.for_result(self, text, params, result)
         return result
-
-    def pages(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
-              consistent_read: bool = False) -> Iterator[Result]:
-        """Every page of a statement, following NextToken until the end."""
-        return follow_pages(self, statement, parameters, limit, consistent_read)
 
     def execute_batch(self, statements) -> list:
         """BatchExecuteStatement: a Result or a DynamoDBError per statement, in order.
@@ -270,9 +253,3 @@ class Connection:
     def _check_open(self) -> None:
         if self.closed:
             raise ValueError(f"the database {self.path or '(in memory)'} is closed")
-
-    def __enter__(self) -> "Connection":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()

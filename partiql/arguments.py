@@ -1,10 +1,10 @@
 """What a caller hands a connection, checked the same way for a local and a remote one: statement text,
 parameters (Python values, converted to engine values), batch and transaction elements and their options,
-the scan policy; and how pages are followed."""
+the scan policy; and what both connections do alike (``ConnectionBase``: the policy, pages, ``with``)."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from partiql.engine.types import from_python
 
@@ -14,16 +14,40 @@ SCAN_POLICIES = ("allow", "warn", "deny")
 STATEMENT_OPTIONS = ("consistent_read", "return_old")
 
 
-def follow_pages(connection, statement, parameters, limit, consistent_read) -> Iterator[Result]:
-    """Every page of a statement on ``connection`` (local or remote), following NextToken."""
-    token = None
-    while True:
-        result = connection.execute(statement, parameters, limit=limit, next_token=token,
-                                    consistent_read=consistent_read)
-        yield result
-        token = result.next_token
-        if token is None:
-            return
+class ConnectionBase:
+    """What a local ``Connection`` and a ``RemoteConnection`` share: the scan policy, pages, ``with``
+    blocks. A subclass sets ``_scan_policy`` and has ``execute`` and ``close``."""
+
+    _scan_policy = "allow"
+
+    @property
+    def scan_policy(self) -> str:
+        """"allow", "warn" (attach a warning) or "deny" (refuse full Scans): this connection's, never
+        saved in a database file (another program may read the same file with its own)."""
+        return self._scan_policy
+
+    @scan_policy.setter
+    def scan_policy(self, policy: str) -> None:
+        _check_scan_policy(policy)
+        self._scan_policy = policy
+
+    def pages(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
+              consistent_read: bool = False) -> Iterator[Result]:
+        """Every page of a statement, following NextToken until the end."""
+        token = None
+        while True:
+            result = self.execute(statement, parameters, limit=limit, next_token=token,
+                                  consistent_read=consistent_read)
+            yield result
+            token = result.next_token
+            if token is None:
+                return
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
 
 def _python_params(parameters) -> list:

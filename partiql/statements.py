@@ -105,16 +105,13 @@ class StatementRunner:
 
     def _select(self, text, template, params, *, limit, next_token, consistent, return_old) -> Result:
         policy = getattr(self.connection, "scan_policy", "allow")
+        warnings = []
         if policy != "allow":
             ops, scan = self.executor.select_ops(template, params, consistent)
-            if scan and policy == "deny":
-                path = self.executor.summary(template, ops, scan).access_path
-                raise ScanRefused(SCAN_DENIED.format(path), path)
+            warnings = guard_scan(policy, self.executor.summary(template, ops, scan))
         result = self.executor.select(text, template, params, limit=limit, next_token=next_token,
                                       consistent=consistent)
-        if result.plan.full_table_scan and policy == "warn":
-            result.warnings.append(f"{result.plan.access_path}: this statement reads the whole "
-                                   f"{'index' if template.index else 'table'} (a full Scan)")
+        result.warnings.extend(warnings)
         return result
 
     def _write(self, text, template, params, *, limit, next_token, consistent, return_old) -> Result:
@@ -366,6 +363,17 @@ def _point_key(template: SelectTemplate, read) -> tuple:
     """(hash, range or None) of a point read's GetItem."""
     key = template.table_key
     return read.key[key.hash_name], read.key.get(key.range_name)
+
+
+def guard_scan(policy: str, summary: PlanSummary) -> list:
+    """A connection's scan policy on a planned read: ScanRefused for a full Scan under "deny", the
+    warning of one under "warn", nothing otherwise (a local and a remote connection alike)."""
+    if not summary.full_table_scan or policy == "allow":
+        return []
+    if policy == "deny":
+        raise ScanRefused(SCAN_DENIED.format(summary.access_path), summary.access_path)
+    return [f"{summary.access_path}: this statement reads the whole {'index' if summary.index else 'table'} "
+            "(a full Scan)"]
 
 
 def _ignorable(operation: str, error: DynamoDBError) -> bool:

@@ -22,11 +22,10 @@ from typing import Sequence
 
 from partiql.engine.errors import DynamoDBError, ResourceNotFoundException, ValidationException
 
-from ..arguments import _check_scan_policy, _python_params, _sequence, _statement, _text, follow_pages
-from ..errors import ScanRefused
+from ..arguments import ConnectionBase, _check_scan_policy, _python_params, _sequence, _statement, _text
 from ..planner import ExplainTemplate, SelectTemplate, TableTemplate
 from ..result import ConsumedCapacity, PlanSummary, Result
-from ..statements import SCAN_DENIED, StatementRunner, _ignorable, _table_result
+from ..statements import StatementRunner, _ignorable, _table_result, guard_scan
 from .capacity import consumed_from
 from .catalog import PlanningEngine, RemoteCatalog
 from .values import error_from, error_of, item_from_botocore, to_botocore
@@ -48,8 +47,9 @@ def boto3_module():
     return boto3
 
 
-class RemoteConnection:
-    """A DynamoDB endpoint you run PartiQL statements against (see the module's docstring)."""
+class RemoteConnection(ConnectionBase):
+    """A DynamoDB endpoint you run PartiQL statements against (see the module's docstring; the scan
+    policy, ``pages`` and ``with``: ``ConnectionBase``)."""
 
     path = None  # no database file
     remote = True
@@ -71,15 +71,6 @@ class RemoteConnection:
     def where(self) -> str:
         """Where statements go: the endpoint URL, or ``dynamodb <region>``."""
         return self.endpoint_url or f"dynamodb {self.region}"
-
-    @property
-    def scan_policy(self) -> str:
-        return self._scan_policy
-
-    @scan_policy.setter
-    def scan_policy(self, policy: str) -> None:
-        _check_scan_policy(policy)
-        self._scan_policy = policy
 
     # --------------------------------------------------------- statements
     def execute(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
@@ -109,11 +100,6 @@ class RemoteConnection:
         return Result(items, len(items), next_token=response.get("NextToken"), plan=summary, warnings=warnings,
                       consumed_capacity=ConsumedCapacity(consumed_from(response.get("ConsumedCapacity"),
                                                                        reading=summary.kind in READS)))
-
-    def pages(self, statement: str, parameters: Sequence | None = None, *, limit: int | None = None,
-              consistent_read: bool = False):
-        """Every page of a statement, following NextToken until the end."""
-        return follow_pages(self, statement, parameters, limit, consistent_read)
 
     def execute_batch(self, statements) -> list:
         """BatchExecuteStatement: a Result or a DynamoDBError per statement, in order."""
@@ -174,12 +160,7 @@ class RemoteConnection:
         warnings of what may."""
         if self.read_only and not isinstance(template, SelectTemplate):
             raise ValidationException(READ_ONLY.format(summary.access_path))
-        if not summary.full_table_scan or self.scan_policy == "allow":
-            return []
-        if self.scan_policy == "deny":
-            raise ScanRefused(SCAN_DENIED.format(summary.access_path), summary.access_path)
-        return [f"{summary.access_path}: this statement reads the whole "
-                f"{'index' if summary.index else 'table'} (a full Scan)"]
+        return guard_scan(self.scan_policy, summary)
 
     # ------------------------------------------------------------ control
     def _control(self, template: TableTemplate) -> Result:
@@ -287,12 +268,6 @@ class RemoteConnection:
     def _check_open(self) -> None:
         if self.closed:
             raise ValueError(f"the connection to {self.where} is closed")
-
-    def __enter__(self) -> "RemoteConnection":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
 
     # ------------------------------------------------------------- calls
     def call(self, method: str, table: str | None, **request) -> dict:
