@@ -197,11 +197,7 @@ def import_items(engine, table_name: str, path, format: str | None = None, *, co
     """
     path = os.fspath(path)
     table = engine.table(table_name)
-    chosen = import_format(path, format)
-    if types and not chosen.typed:
-        raise ValueError(f"types do not apply to {chosen.name}: its values carry their types")
-    context = Context(table.spec, check_types(types or {}))
-    report = ImportReport(table_name, path, chosen.name)
+    chosen, context, report = start_import(path, table_name, table.spec, format, types)
     started = time.perf_counter()
     with collector_paused():
         _import(engine, table, chosen.read, context, report, continue_on_error, progress)
@@ -209,16 +205,53 @@ def import_items(engine, table_name: str, path, format: str | None = None, *, co
     return report
 
 
+def start_import(path: str, table_name: str, spec, format: str | None, types: dict | None) -> tuple:
+    """(format, reader context, empty report) of an import of ``path`` into a table of ``spec``
+    (a local or a remote one); ValueError for an unknown format or ``types`` it cannot take."""
+    chosen = import_format(path, format)
+    if types and not chosen.typed:
+        raise ValueError(f"types do not apply to {chosen.name}: its values carry their types")
+    return chosen, Context(spec, check_types(types or {})), ImportReport(table_name, path, chosen.name)
+
+
+def stage_rows(read, context: Context, report: ImportReport, progress, keyed) -> dict:
+    """Every row of ``report.path`` as ``read`` reads it: the good ones as (line, extra, item) by key — a
+    later row replaces an earlier one — and the bad ones in ``report.errors``. ``keyed(item)`` gives
+    (key, extra), or raises (DynamoDBError, ValueError) for a row the table cannot take."""
+    path = report.path
+    staged: dict = {}
+    with _open_read(path) as (stream, position):
+        total = os.path.getsize(path)
+        try:
+            for line, item, problem in read(stream, context):
+                report.rows += 1
+                if progress and report.rows % PROGRESS_EVERY == 0:
+                    progress("read", position(), total)
+                if problem is None:
+                    try:
+                        key, extra = keyed(item)
+                    except (DynamoDBError, ValueError) as error:
+                        problem = reason(error)
+                if problem is not None:
+                    report.errors.append((line, problem))
+                    continue
+                report.replaced += key in staged
+                staged[key] = (line, extra, item)
+        except FileProblem as problem:
+            raise TransferError(f"cannot import {path}: {problem}", report) from None
+    return staged
+
+
 def _import(engine, table, read, context: Context, report: ImportReport, continue_on_error: bool,
             progress) -> ImportReport:
     path, table_name = report.path, report.table
-    with _open_read(path) as (stream, position):
-        total = os.path.getsize(path)
-        tick = (lambda: progress("read", position(), total)) if progress else (lambda: None)
-        try:
-            staged = _stage(table, read(stream, context), report, tick)
-        except FileProblem as problem:
-            raise TransferError(f"cannot import {path}: {problem}", report) from None
+    key_schema = table.spec.key
+
+    def keyed(item: dict) -> tuple:
+        located = table.locate(*key_from_item(key_schema, item))
+        return located[1:], located
+
+    staged = stage_rows(read, context, report, progress, keyed)
     with engine.lock:  # why: prepared against the stored items, applied before anyone else writes
         if engine.tables.get(table_name) is not table:
             raise TransferError(f"cannot import {path}: table {table_name} changed during the import", report)
@@ -233,28 +266,6 @@ def _import(engine, table, read, context: Context, report: ImportReport, continu
     if progress:
         progress("write", len(mutations), len(mutations))
     return report
-
-
-def _stage(table, rows, report: ImportReport, tick) -> dict:
-    """Every keyed row as (line, located key, item), by key: a later row replaces an earlier one."""
-    staged = {}
-    key_schema = table.spec.key
-    for line, item, problem in rows:
-        report.rows += 1
-        if report.rows % PROGRESS_EVERY == 0:
-            tick()
-        if problem is None:
-            try:
-                located = table.locate(*key_from_item(key_schema, item))
-            except DynamoDBError as error:
-                problem = reason(error)
-        if problem is not None:
-            report.errors.append((line, problem))
-            continue
-        key = located[1:]
-        report.replaced += key in staged
-        staged[key] = (line, located, item)
-    return staged
 
 
 def _prepare(table, staged: dict, report: ImportReport, progress) -> list:

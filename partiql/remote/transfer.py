@@ -23,13 +23,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from partiql.engine import limits
-from partiql.engine.errors import THROTTLES, DynamoDBError, ResourceNotFoundException
+from partiql.engine.errors import THROTTLES, ResourceNotFoundException
 from partiql.engine.keys import key_from_item
 from partiql.engine.types import item_size
 
-from ..transfer import (DEFAULT_EXPORT, ExportReport, ImportReport, TransferError, _failure, _open_read,
-                        _plain_losses, _write_file, export_format, import_format)
-from ..transfer_formats import PROGRESS_EVERY, Context, FileProblem, check_types, reason
+from ..transfer import (DEFAULT_EXPORT, ExportReport, ImportReport, TransferError, _failure, _plain_losses,
+                        _write_file, export_format, stage_rows, start_import)
+from ..transfer_formats import Context
 from .values import item_from_botocore, to_botocore
 
 BATCH = 25                 # BatchWriteItem's most items
@@ -79,57 +79,27 @@ def import_items(connection, table_name: str, path, format: str | None = None, *
     table = connection.catalog.get(table_name)
     if table is None:
         raise ResourceNotFoundException(f"Requested resource not found: Table: {table_name} not found")
-    chosen = import_format(path, format)
-    if types and not chosen.typed:
-        raise ValueError(f"types do not apply to {chosen.name}: its values carry their types")
-    context = Context(table.spec, check_types(types or {}))
-    report = ImportReport(table_name, path, chosen.name)
+    chosen, context, report = start_import(path, table_name, table.spec, format, types)
     started = time.perf_counter()
-    staged = _stage(path, chosen.read, context, report, progress)
+    key_schema = table.spec.key
+
+    def keyed(item: dict) -> tuple:
+        key_from_item(key_schema, item)  # (its key attributes, with their types)
+        if item_size(item) > limits.MAX_ITEM_BYTES:
+            raise ValueError("Item size has exceeded the maximum allowed size")
+        return tuple(item[name] for name in key_schema.names), None
+
+    staged = stage_rows(chosen.read, context, report, progress, keyed)
     if report.errors and not continue_on_error:
         raise TransferError(_failure(report), report)
     writer = _Writer(connection, table_name, Pace(max_wcu, sleep=sleep), sleep, progress, len(staged))
-    items = list(staged.values())
+    items = [item for _, _, item in staged.values()]
     for start in range(0, len(items), BATCH):
         writer.write(items[start:start + BATCH])
     report.imported = len(items)
     report.write_units = writer.consumed
     report.seconds = time.perf_counter() - started
     return report
-
-
-def _stage(path: str, read, context: Context, report: ImportReport, progress) -> dict:
-    """The good rows by key (a later row replaces an earlier one); the bad ones in ``report.errors``."""
-    staged: dict = {}
-    key_schema = context.spec.key
-    with _open_read(path) as (stream, position):
-        total = os.path.getsize(path)
-        try:
-            for line, item, problem in read(stream, context):
-                report.rows += 1
-                if progress and report.rows % PROGRESS_EVERY == 0:
-                    progress("read", position(), total)
-                if problem is None:
-                    problem = _problem(key_schema, item)
-                if problem is not None:
-                    report.errors.append((line, problem))
-                    continue
-                key = tuple(item[name] for name in key_schema.names)
-                report.replaced += key in staged
-                staged[key] = item
-        except FileProblem as problem:
-            raise TransferError(f"cannot import {path}: {problem}", report) from None
-    return staged
-
-
-def _problem(key_schema, item: dict) -> str | None:
-    try:
-        key_from_item(key_schema, item)
-    except DynamoDBError as error:
-        return reason(error)
-    if item_size(item) > limits.MAX_ITEM_BYTES:
-        return "Item size has exceeded the maximum allowed size"
-    return None
 
 
 class _Writer:
