@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from partiql.engine.errors import ResourceInUseException
+from partiql.engine.requests.create_table import create_table_spec
 
 from .schema import create_request
 from .transfer_formats import FORMATS, Context
@@ -61,20 +62,21 @@ def copy(source, dest, tables: list | None = None, *, items: bool = False, sampl
                 "Enabled": True, "AttributeName": ttl["AttributeName"]}})
         count = None
         if items or sample is not None:
-            count = _copy_items(source, dest, name, sample, max_wcu, progress)
+            count = _copy_items(source, dest, description, sample, max_wcu, progress)
         report.tables.append((name, count))
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _copy_items(source, dest, table: str, sample: int | None, max_wcu: float | None, progress) -> int:
+def _copy_items(source, dest, description: dict, sample: int | None, max_wcu: float | None, progress) -> int:
+    table = description["TableName"]
     folder = tempfile.mkdtemp(prefix="partiql-copy-")
     path = os.path.join(folder, f"{table}.jsonl")
     try:
         if sample is None:
             source.export_items(table, path, "ddb-json", progress=progress)
         else:
-            _write_sample(source, table, path, sample)
+            _write_sample(source, description, path, sample)
         options = {"max_wcu": max_wcu} if dest.remote and max_wcu else {}
         return dest.import_items(table, path, "ddb-json", progress=progress, **options).imported
     finally:
@@ -83,8 +85,9 @@ def _copy_items(source, dest, table: str, sample: int | None, max_wcu: float | N
         os.rmdir(folder)
 
 
-def _write_sample(source, table: str, path: str, sample: int) -> None:
-    """The first ``sample`` items a Scan of ``table`` returns, as DynamoDB JSON lines."""
+def _write_sample(source, description: dict, path: str, sample: int) -> None:
+    """The first ``sample`` items a Scan of the table returns, as DynamoDB JSON lines."""
+    table = description["TableName"]
     chosen, policy = [], source.scan_policy
     source.scan_policy = "allow"  # (a copy scans by design: the caller asked for the items)
     try:
@@ -94,11 +97,6 @@ def _write_sample(source, table: str, path: str, sample: int) -> None:
                 break
     finally:
         source.scan_policy = policy
-    spec = _spec(source, table)
+    spec = create_table_spec(create_request(description))
     with open(path, "w", encoding="utf-8", newline="") as text:
         FORMATS["ddb-json"].write(text, chosen, Context(spec))
-
-
-def _spec(source, table: str):
-    from partiql.engine.requests.create_table import create_table_spec
-    return create_table_spec(create_request(source.describe(table)))
