@@ -189,21 +189,21 @@ class SqliteStorage(Storage):
             else:
                 rows = [row for row in map(self._row, mutations) if row is not None]
             stale = self._stale(self._touched)
-            streams = self._engine.streams if self._engine is not None else None
-            unsaved = streams is not None and streams.unsaved
+            unsaved = self._engine is not None and bool(self._engine.streams.unsaved)
             with self._failing("write"):
-                if not stale and not unsaved and _lone(rows):
-                    self._db.execute(*_one_statement(rows))  # why: a lone statement is its own transaction
+                alone = not stale and not unsaved
+                if alone and len(rows) == 1:
+                    self._db.execute(*rows[0])  # why: a lone statement is its own transaction, and cheaper
+                elif alone and _item_and_record(rows):
+                    self._db.execute(*_one_statement(rows))
                 elif rows or stale or unsaved:
                     with file_format.transaction(self._db):
                         for statement, group in groupby(rows, key=itemgetter(0)):  # in order, in runs
                             self._db.executemany(statement, [parameters for _, parameters in group])
                         for table in stale:
                             self._write_table(table)
-                        if unsaved:
-                            stream_rows.save(self._db, streams)
-            if unsaved:
-                streams.saved()
+                        written = self._save_streams()
+                    _saved(written)
             self._touched = {mutation.table for mutation in mutations}
 
     def _row(self, mutation) -> tuple | None:
@@ -244,7 +244,8 @@ class SqliteStorage(Storage):
             try:
                 with self._transaction():
                     self._write_table(table)
-                    self._save_streams()
+                    written = self._save_streams()
+                _saved(written)
             except StorageError as error:
                 self._failure = str(error)
                 raise
@@ -273,7 +274,8 @@ class SqliteStorage(Storage):
             with self._transaction():
                 self._db.execute("DELETE FROM items WHERE tid = ?", (tid,))
                 self._db.execute("DELETE FROM tables WHERE tid = ?", (tid,))
-                self._save_streams()  # (its stream, closed, stays readable for a day)
+                written = self._save_streams()  # (its stream, closed, stays readable for a day)
+            _saved(written)
             del self._tids[name]
             self._shapes.pop(name, None)
 
@@ -306,7 +308,8 @@ class SqliteStorage(Storage):
                         with self._transaction():
                             for table in stale:
                                 self._write_table(table)
-                            self._save_streams()
+                            written = self._save_streams()
+                        _saved(written)
             finally:
                 self._release()
 
@@ -317,12 +320,14 @@ class SqliteStorage(Storage):
         if self._lock is not None:
             self._lock.release()
 
-    def _save_streams(self) -> None:
-        """Within a transaction: what the engine's streams have not yet saved."""
+    def _save_streams(self):
+        """Within a transaction: write what the engine's streams have not yet saved. The streams, for
+        ``_saved`` once the transaction committed (None: nothing was written)."""
         streams = self._engine.streams if self._engine is not None else None
-        if streams is not None and streams.unsaved:
-            stream_rows.save(self._db, streams)
-            streams.saved()  # (a failed commit stops the storage: nothing is written after it)
+        if streams is None or not streams.unsaved:
+            return None
+        stream_rows.save(self._db, streams)
+        return streams
 
     # --------------------------------------------------------------- helpers
     def check_writable(self) -> None:
@@ -360,16 +365,20 @@ class SqliteStorage(Storage):
         return f"SqliteStorage({self.path!r}, durability={self.durability!r})"
 
 
-def _lone(rows: list) -> bool:
-    """Whether ``rows`` are one item's (with its stream record, maybe): one statement writes them."""
-    return len(rows) == 1 or (len(rows) == 2 and rows[1][0] is stream_rows.ADD_RECORD
-                              and rows[0][0] is not stream_rows.ADD_RECORD)
+def _saved(streams) -> None:
+    """After a commit: the streams ``_save_streams`` wrote need not be written again (a failed
+    transaction leaves them to the next one)."""
+    if streams is not None:
+        streams.saved()
+
+
+def _item_and_record(rows: list) -> bool:
+    """Whether ``rows`` are one item's row and its stream record: one statement writes both."""
+    return len(rows) == 2 and rows[1][0] is stream_rows.ADD_RECORD and rows[0][0] is not stream_rows.ADD_RECORD
 
 
 def _one_statement(rows: list) -> tuple:
-    """The statement writing ``rows`` (``_lone``): the item's alone, or a view's whose trigger writes both."""
-    if len(rows) == 1:
-        return rows[0]
+    """The statement of a view whose trigger writes an item's row and its record (``_item_and_record``)."""
     (statement, item), (_, record) = rows
     if statement is _PUT:
         return stream_rows.PUT_RECORDED, item + record
