@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..errors import ProvisionedThroughputExceededException, RequestLimitExceeded, ThrottlingException
-from .figures import DEFAULT_MODE, EPSILON, MODES, WARNINGS_KEPT
+from .figures import DEFAULT_MODE, EPSILON, MODES, SAMPLE_RATE, WARNINGS_KEPT
 from . import report
 from .metrics import READ, WRITE
 from .state import ACCOUNT, KEY_RANGE, MAX_ON_DEMAND, PROVISIONED, Resource, Settings, TableState
@@ -162,6 +162,7 @@ class Throughput:
                 arn = state.arn if name is None else f"{state.arn}/index/{name}"
                 resource = state.resources[name] = Resource(table.name, name, arn, store, adaptive=self.adaptive)
             provisioned = None if throughput is None else (throughput.read, throughput.write)
+            resource.spec = spec
             resource.configure(_settings(spec, provisioned, table_level=name is None), now)
         state.spec = spec
         state.table_resource = state.resources[None]
@@ -171,53 +172,60 @@ class Throughput:
         """``take`` for a request on one key of ``table`` (``index``: the IndexSpec read, or None);
         ``located`` is the key's (hash, partition key, sort tuple or None).
 
-        why one function with the common case inlined: it runs on every request,
-        and each call or lookup saved is a share of a 2 µs GetItem.
+        why the fast lane, inlined: it runs on every request, and each call or lookup
+        saved is a share of a 2 µs GetItem. A request on an open lane (its partition
+        was drawn on in full earlier this second, nothing changed since: see ``Lane``)
+        that nothing could refuse is charged on the lane, its side and its bucket;
+        everything else takes ``take``, which checks, refuses and opens lanes.
         """
+        store = table.store if index is None or index.kind != "GSI" else table.gsi_stores[index.name]
+        meter = store.partitions[bisect_right(store._starts, located[0]) - 1].meter
+        now = self.clock()
+        if meter is not None:
+            lane = meter.lanes[direction]
+            if now < lane.until and lane.spec is table.spec and lane.bucket is None:
+                side = lane.side
+                bucket = side.bucket
+                if bucket is not None and now > bucket.last:  # Bucket.level_at, inlined
+                    level = bucket.level + bucket.rate * (now - bucket.last)
+                    bucket.level = level if level < bucket.capacity else bucket.capacity
+                    bucket.last = now
+                if ((side.used < side.limit and lane.used < lane.ceiling and (bucket is None or bucket.level > 0))
+                        if reading else
+                        (side.used + units <= side.limit + EPSILON and lane.used + units <= lane.ceiling + EPSILON
+                         and (bucket is None or bucket.level + EPSILON >= units))):
+                    side.used += units
+                    lane.used += units
+                    if bucket is not None:
+                        bucket.level -= units
+                    keys = lane.keys  # KeyCounts.add, inlined
+                    if keys.sampling:
+                        chance = units * SAMPLE_RATE
+                        if chance < 1:
+                            if keys.draw() >= chance:
+                                return True
+                            units /= chance
+                    counts = lane.counts
+                    value = counts.get(located)
+                    if value is None:
+                        keys.insert(0, located, units)
+                    else:
+                        counts[located] = value + units
+                    return True
         state = table.throughput
         if state is None or state.spec is not table.spec:
             state = self.state(table)
-        resource = (state.table_resource if index is None or index.kind != "GSI"
-                    else state.resources[index.name])
-        now = self.clock()
-        if now >= resource.next_second:
-            resource.roll(math.floor(now))
-        h = located[0]
-        store = resource.store
-        meter = store.partitions[bisect_right(store._starts, h) - 1].meter  # (a split drops the meter)
-        if meter is not None and meter.second == resource.second:
-            side = resource.sides[direction]
-            gauge = meter.gauges[direction]
-            bucket = side.bucket
-            if bucket is not None and now > bucket.last:  # Bucket.level_at, inlined
-                level = bucket.level + bucket.rate * (now - bucket.last)
-                bucket.level = level if level < bucket.capacity else bucket.capacity
-                bucket.last = now
-            if gauge.bucket is None and (
-                    (side.used < side.limit and gauge.used < side.ceiling
-                     and (bucket is None or bucket.level > 0)) if reading else
-                    (side.used + units <= side.limit + EPSILON and gauge.used + units <= side.ceiling + EPSILON
-                     and (bucket is None or bucket.level + EPSILON >= units))):
-                side.used += units
-                gauge.used += units
-                if bucket is not None:
-                    bucket.level -= units
-                counts = resource.keys.counts[0]  # KeyCounts.add, inlined
-                value = counts.get(located)
-                if value is None:
-                    resource.keys.add(0, located, units)
-                else:
-                    counts[located] = value + units
-                return True
-        _, pk, sort = located
-        return self.take(resource, direction, h, units, pk, sort[0] if sort else None, reading)
+        resource = state.table_resource if index is None or index.kind != "GSI" else state.resources[index.name]
+        h, pk, sort = located
+        return self.take(resource, direction, h, units, pk, sort[0] if sort else None, reading, now)
 
     def take(self, resource: Resource, direction: int, h: int, units: float, pk=None, sk=None,
-             reading: bool = False) -> bool:
+             reading: bool = False, now: float | None = None) -> bool:
         """One draw: True when admitted and charged; a refusal raises (``enforce``) or warns and
         returns False (``report``). A read passes what it consumed: nothing changed the buckets
-        since it was admitted (the engine lock)."""
-        now = self.clock()
+        since it was admitted (the engine lock). ``now``: the clock, when the caller read it."""
+        if now is None:
+            now = self.clock()
         if now >= resource.next_second:
             resource.roll(math.floor(now))
         partition, meter = _meter(resource, h, resource.second)
@@ -247,16 +255,16 @@ class Throughput:
         """
         now = self.clock()
         second = math.floor(now)
-        pending: dict = {}  # id(side or gauge) -> units this request already asks of it
+        pending: dict = {}  # id(side or lane) -> units this request already asks of it
         for draw in draws:
             resource = draw.resource
             if resource.second != second:
                 resource.roll(second)
             partition, meter = _meter(resource, draw.h, second)
-            side, gauge = resource.sides[draw.direction], meter.gauges[draw.direction]
+            side, lane = resource.sides[draw.direction], meter.lanes[draw.direction]
             on_side = pending[id(side)] = pending.get(id(side), 0.0) + draw.units
-            on_gauge = pending[id(gauge)] = pending.get(id(gauge), 0.0) + draw.units
-            refusal = _refusal(draw, partition, meter, on_side, on_gauge, reading, now)
+            on_lane = pending[id(lane)] = pending.get(id(lane), 0.0) + draw.units
+            refusal = _refusal(draw, partition, meter, on_side, on_lane, reading, now)
             if refusal is not None:
                 self._refused(refusal)
                 return refusal
@@ -330,31 +338,31 @@ def _meter(resource: Resource, h: int, second: float) -> tuple:
     partition, meter = resource.meter(h)
     if meter.second != second:
         meter.second = second
-        for gauge in meter.gauges:
-            gauge.used = 0.0
+        for direction, lane in enumerate(meter.lanes):
+            lane.open(resource, direction)
         meter.events = 0
         resource.touched.append(meter)
     return partition, meter
 
 
-def _refusal(draw: Draw, partition, meter, on_side: float, on_gauge: float, reading: bool,
+def _refusal(draw: Draw, partition, meter, on_side: float, on_lane: float, reading: bool,
              now: float) -> Refusal | None:
     """Whether ``draw`` is refused (§3 "Admission"): the resource first (its bucket, or
     on-demand's allowance), then the partition (its classic bucket, then its ceiling).
 
-    A write must find its whole cost (``on_side`` / ``on_gauge``: with what the
+    A write must find its whole cost (``on_side`` / ``on_lane``: with what the
     request's earlier draws ask) in each; a read only a bucket above zero.
     """
     resource = draw.resource
     side = resource.sides[draw.direction]
-    gauge = meter.gauges[draw.direction]
-    for bucket, asked in ((side.bucket, on_side), (gauge.bucket, on_gauge)):
+    lane = meter.lanes[draw.direction]
+    for bucket, asked in ((side.bucket, on_side), (lane.bucket, on_lane)):
         if bucket is not None:
             level = bucket.level_at(now)
             if (level <= 0) if reading else (level + EPSILON < asked):
                 return Refusal(draw, PROVISIONED, _position(resource, partition), level, bucket.rate)
     for used, limit, kind, asked in ((side.used, side.limit, side.kind, on_side),
-                                     (gauge.used, side.ceiling, KEY_RANGE, on_gauge)):
+                                     (lane.used, side.ceiling, KEY_RANGE, on_lane)):
         if (used >= limit) if reading else (used + asked > limit + EPSILON):
             return Refusal(draw, kind, _position(resource, partition), used, limit)
     return None
@@ -363,15 +371,15 @@ def _refusal(draw: Draw, partition, meter, on_side: float, on_gauge: float, read
 def _charge(draw: Draw, meter, now: float) -> None:
     units, direction = draw.units, draw.direction
     side = draw.resource.sides[direction]
-    gauge = meter.gauges[direction]
+    lane = meter.lanes[direction]
     side.used += units
-    gauge.used += units
+    lane.used += units
     if side.bucket is not None:
         side.bucket.level_at(now)
         side.bucket.level -= units
-    if gauge.bucket is not None:
-        gauge.bucket.level_at(now)
-        gauge.bucket.level -= units
+    if lane.bucket is not None:
+        lane.bucket.level_at(now)
+        lane.bucket.level -= units
     if draw.pk is not None:  # a Scan page reads no one key
         draw.resource.keys.add(0, draw.located(), units)
 

@@ -43,10 +43,11 @@ METRICS_SECONDS = 3600
 TOP_N = 10
 TOP_KEYS_KEPT = 200       # keys a closed minute keeps (the most consumed / throttled)
 TOP_KEYS_LIMIT = 4096     # distinct keys an open minute counts before it drops the least
-# Sample and hold (model): once an open minute's consumed list holds SAMPLE_ABOVE keys, a key not in it
-# yet is taken in with a chance of SAMPLE_RATE per unit (1 in 8 for a 1 WCU write, always from 8 units
-# up), its first units divided by that chance (an unbiased estimate), then counted exactly. why: a flood of distinct keys (an import, a uniform workload) would
-# otherwise pay for the list's trimming on every write; a hot key is taken in within a few requests.
+# Sampling (model): once an open minute's consumed list has held more than SAMPLE_ABOVE keys, each request is counted
+# with a chance of SAMPLE_RATE per unit (1 in 8 for a 1 WCU write, every request from 8 units up), as its
+# units divided by that chance (an unbiased estimate). why: a busy minute (an import, a uniform workload)
+# would otherwise pay a dictionary update, and the list's trimming, on every request; a hot key's estimate
+# is within a few per cent after a few hundred requests.
 SAMPLE_ABOVE = TOP_KEYS_LIMIT // 2
 SAMPLE_RATE = 1 / 8
 TOP_KEYS_MINUTES = METRICS_SECONDS // 60

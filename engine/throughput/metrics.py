@@ -13,10 +13,14 @@ in it, and at most an hour of them is kept; an open minute counts at most
 ``TOP_KEYS_LIMIT`` distinct keys per list (past that, the keys at or below
 the median are folded into their partition keys' totals, themselves bounded
 the same way: an approximation, as Contributor Insights' own is), and a
-closed minute keeps its ``TOP_KEYS_KEPT`` best of each list. Past
-``SAMPLE_ABOVE`` keys, the consumed list samples the keys it does not hold
-yet (sample and hold, with a seeded generator: the same workload counts the
-same keys twice).
+closed minute keeps its ``TOP_KEYS_KEPT`` best of each list. Once the open
+consumed list has held more than ``SAMPLE_ABOVE`` keys, it samples the requests it counts
+(a request of u units with a chance of u × ``SAMPLE_RATE``, counted as u
+divided by that chance: an unbiased estimate; from 1 / ``SAMPLE_RATE`` units
+up, every request), with a seeded generator: the same workload counts the
+same keys twice. why sample requests and not only new keys (sample and
+hold): a busy minute is where counting costs, and the request path pays one
+draw instead of a dictionary update keyed by a tuple (issue 15's cost).
 """
 
 from __future__ import annotations
@@ -71,14 +75,15 @@ class KeyCounts:
     many light items keeps its total.
     """
 
-    __slots__ = ("minute", "counts", "spilled", "closed", "_draw")
+    __slots__ = ("minute", "counts", "spilled", "closed", "sampling", "draw")
 
     def __init__(self):
         self.minute = None
         self.counts = [{}, {}]
         self.spilled = [{}, {}]
         self.closed: deque = deque(maxlen=TOP_KEYS_MINUTES)  # (minute, ((keys, items), (keys, items)))
-        self._draw = random.Random(0).random  # sample and hold's (seeded: counts are deterministic)
+        self.sampling = False  # the open consumed list has been busy this minute: requests are sampled
+        self.draw = random.Random(0).random  # the sampling's (seeded: counts are deterministic)
 
     def roll(self, minute: float) -> None:
         """Close the open minute if ``minute`` is a later one."""
@@ -90,26 +95,38 @@ class KeyCounts:
         self.minute = minute
         self.counts = [{}, {}]
         self.spilled = [{}, {}]
+        self.sampling = False
 
     def add(self, by: int, located: tuple, amount: float) -> None:
-        """Count ``amount`` for the key ``located`` (hash, partition key, sort tuple or None)."""
+        """Count ``amount`` for the key ``located`` (hash, partition key, sort tuple or None); a busy
+        consumed list samples (the module's docstring; throttle events are all counted)."""
+        if by == 0 and self.sampling:
+            chance = amount * SAMPLE_RATE
+            if chance < 1:
+                if self.draw() >= chance:
+                    return
+                amount /= chance
         counts = self.counts[by]
         value = counts.get(located)
-        if value is not None:
+        if value is None:
+            self.insert(by, located, amount)
+        else:
             counts[located] = value + amount
-            return
-        if by == 0 and len(counts) >= SAMPLE_ABOVE and amount * SAMPLE_RATE < 1:  # (throttles: all counted)
-            chance = amount * SAMPLE_RATE  # a heavy request (8 units and more) is always taken in
-            if self._draw() >= chance:
-                return
-            amount /= chance
+
+    def insert(self, by: int, located: tuple, amount: float) -> None:
+        """Count ``amount`` for a key the open list does not hold (after the sampling)."""
+        counts = self.counts[by]
         if len(counts) >= TOP_KEYS_LIMIT:
             counts = self._trim(by)
         counts[located] = amount
+        if by == 0 and len(counts) > SAMPLE_ABOVE:
+            self.sampling = True
 
     def _trim(self, by: int) -> dict:
         """Keep the keys above the median of a full open list; spill the others' figures to their
-        partition keys (the spilled list itself, once full, keeps its keys above the median)."""
+        partition keys (the spilled list itself, once full, keeps its keys above the median).
+
+        The open list is trimmed in place: the throughput model's lanes hold it."""
         counts, spilled = self.counts[by], self.spilled[by]
         cut = _median(counts)
         kept = {}
@@ -122,8 +139,9 @@ class KeyCounts:
         if len(spilled) >= TOP_KEYS_LIMIT:
             cut = _median(spilled)
             self.spilled[by] = {key: value for key, value in spilled.items() if value > cut}
-        self.counts[by] = kept
-        return kept
+        counts.clear()
+        counts.update(kept)
+        return counts
 
     def partition_keys(self, by: int) -> dict:
         """The open minute's figures per (hash, partition key)."""

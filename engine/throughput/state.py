@@ -6,7 +6,7 @@ GSI. It has two ``Side`` s, read and write, each holding this second's
 consumption and what limits it: the provisioned bucket (adaptive capacity),
 or on-demand's allowance (twice the previous peak, the maximum on-demand
 throughput, the account's per-table quota, whichever is least). Each of its
-partitions has a ``Meter`` with a ``Gauge`` per direction: the partition's
+partitions has a ``Meter`` with a ``Lane`` per direction: the partition's
 use in the current second (its ceiling) and, in the classic model, its own
 bucket. Meters hang off the store's partitions, created when first needed;
 a partition that split gets fresh meters (its buckets start full, §3).
@@ -82,26 +82,51 @@ class Side:
         self.limit, self.kind = min(limits, key=lambda pair: pair[0])
 
 
-class Gauge:
-    """One direction of one partition: units used in the open second, and (classic) its bucket."""
+class Lane:
+    """One direction of one partition: units used in the open second, (classic) its bucket, and
+    what the request path's fast lane needs (``Throughput.take_key``).
 
-    __slots__ = ("used", "bucket")
+    why a lane holds references to its resource's side and key counts: a request
+    admitted on it touches the lane, the side and the bucket, and nothing else. A lane
+    is *open* (``until``: the end of its second) from its partition's first request of
+    a second, handled in full, to the end of that second; the resource closes its
+    lanes when the second closes or its settings change (``close_lanes``).
+    """
+
+    __slots__ = ("used", "bucket", "until", "spec", "side", "ceiling", "keys", "counts")
 
     def __init__(self, bucket: Bucket | None):
         self.used = 0.0
-        self.bucket = bucket
+        self.bucket = bucket      # classic: the partition's own bucket (its requests take the full path)
+        self.until = -INFINITE    # open while the clock is below it
+        self.spec = None          # the TableSpec the lane was opened under
+        self.side = None
+        self.ceiling = 0.0
+        self.keys = None          # the resource's KeyCounts ...
+        self.counts = None        # ... and its open minute of consumed units per key
+
+    def open(self, resource: "Resource", direction: int) -> None:
+        """Reset for the resource's open second, and let requests of that second take the fast lane."""
+        side = resource.sides[direction]
+        self.used = 0.0
+        self.until = resource.next_second
+        self.spec = resource.spec
+        self.side = side
+        self.ceiling = side.ceiling
+        self.keys = resource.keys
+        self.counts = resource.keys.counts[0]
 
 
 class Meter:
     """One partition's meters: created for the hash range [lo, hi) it had then."""
 
-    __slots__ = ("lo", "hi", "second", "gauges", "events", "streak", "last_hot")
+    __slots__ = ("lo", "hi", "second", "lanes", "events", "streak", "last_hot")
 
     def __init__(self, lo: int, hi: int, buckets: tuple):
         self.lo = lo
         self.hi = hi
         self.second = None
-        self.gauges = (Gauge(buckets[READ]), Gauge(buckets[WRITE]))
+        self.lanes = (Lane(buckets[READ]), Lane(buckets[WRITE]))
         self.events = 0       # throttle events in the open second
         self.streak = 0       # seconds in a row above half the ceiling (isolation)
         self.last_hot = None
@@ -122,6 +147,7 @@ class Resource:
         prefix = "Table" if index is None else "Index"
         self.sides = (Side(prefix + "Read", CEILINGS[READ]), Side(prefix + "Write", CEILINGS[WRITE]))
         self.settings: Settings | None = None
+        self.spec = None  # the TableSpec the settings came from (``Throughput`` sets it): lanes check it
         self.quota = (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE)
         self.classic_count = 0  # partitions the classic buckets' shares were cut for
         self.second = None      # the open second
@@ -142,6 +168,7 @@ class Resource:
             self._on_demand(settings, previous)
         else:
             self._provisioned(settings, now)
+        self.close_lanes(self.meters())
         self.grow()
 
     def _provisioned(self, settings: Settings, now: float) -> None:
@@ -170,8 +197,8 @@ class Resource:
             side.maximum = None if maximum is None or maximum < 0 else float(maximum)
             side.set_limit(self.quota[direction])
         for meter in self.meters():
-            for gauge in meter.gauges:
-                gauge.bucket = None
+            for lane in meter.lanes:
+                lane.bucket = None
 
     def sizing(self) -> tuple:
         """(RCU, WCU) the partitions are sized for: provisioned or twice the peak, or warm if higher."""
@@ -226,11 +253,19 @@ class Resource:
             return
         self.classic_count = count
         for meter in self.meters():
-            for gauge, rate in zip(meter.gauges, self.settings.provisioned):
-                if gauge.bucket is None:
-                    gauge.bucket = Bucket(rate / count, now)
+            for lane, rate in zip(meter.lanes, self.settings.provisioned):
+                if lane.bucket is None:
+                    lane.bucket = Bucket(rate / count, now)
                 else:
-                    gauge.bucket.rerate(rate / count, now)
+                    lane.bucket.rerate(rate / count, now)
+
+    @staticmethod
+    def close_lanes(meters) -> None:
+        """Send the next requests on ``meters``' partitions down the full path (a second closed,
+        settings changed)."""
+        for meter in meters:
+            for lane in meter.lanes:
+                lane.until = -INFINITE
 
     def number(self, partition) -> int:
         """The partition's position, from 0, in hash order."""
@@ -264,6 +299,7 @@ class Resource:
                 side.peak.close(second, side.used)
             side.used, side.throttled = 0.0, 0
         self.events = {}
+        self.close_lanes(self.touched)
         hot = [meter for meter in self.touched if self._heat(meter, second)]
         self.touched = []
         for meter in hot:
@@ -272,7 +308,7 @@ class Resource:
     def current(self) -> Second:
         """The open second as a record (its figures so far)."""
         reads, writes = self.sides
-        partitions = tuple((m.lo, m.hi, m.gauges[READ].used, m.gauges[WRITE].used, m.events)
+        partitions = tuple((m.lo, m.hi, m.lanes[READ].used, m.lanes[WRITE].used, m.events)
                            for m in sorted(self.touched, key=lambda m: m.lo))
         return Second(self.second, (reads.used, writes.used), (reads.throttled, writes.throttled),
                       dict(self.events), partitions)
@@ -280,7 +316,7 @@ class Resource:
     # --------------------------------------------------------------- isolation
     def _heat(self, meter: Meter, second: float) -> bool:
         """Count a hot second for ``meter``; True when it has been hot for long enough to split."""
-        share = max(gauge.used / ceiling for gauge, ceiling in zip(meter.gauges, CEILINGS))
+        share = max(lane.used / ceiling for lane, ceiling in zip(meter.lanes, CEILINGS))
         if share <= ISOLATION_SHARE:
             meter.streak = 0
             return False

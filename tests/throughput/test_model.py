@@ -68,3 +68,32 @@ def test_a_partition_hot_for_five_minutes_splits_where_its_traffic_halves(keys, 
     if splits:
         assert table.store.partition_for(key_hash(hot[0])) is not table.store.partition_for(key_hash(hot[1]))
     assert Counter(table.get(k) is not None for k in hot) == {True: keys}  # no item lost in the split
+
+
+@pytest.mark.parametrize("billing", ["on_demand", "provisioned"])
+def test_settings_changed_within_a_second_apply_to_its_next_request(billing):
+    """A partition's requests after its first of a second take a fast lane (engine/throughput/state.py
+    ``Lane``): an UpdateTable within the second must close it, so the very next write meets the new limit."""
+    engine, clock = engine_on()
+    if billing == "on_demand":
+        create(engine, "Votes")
+        lowered = {"OnDemandThroughput": {"MaxWriteRequestUnits": 30}}
+        reason = "TableWriteMaxOnDemandThroughputExceeded"
+    else:
+        create(engine, "Votes", 10, 100)
+        lowered = {"ProvisionedThroughput": {"ReadCapacityUnits": 10, "WriteCapacityUnits": 1}}
+        reason = None  # a lowered bucket keeps what it holds up to its new capacity (300 units): still served
+    start = clock.now()
+    for n in range(40):
+        clock.set(start + n / 1000)
+        engine.write(put("Votes", f"k{n}"))
+    wire_call(engine, "UpdateTable", {"TableName": "Votes", **lowered})
+    clock.set(start + 0.5)
+    if reason is None:
+        engine.write(put("Votes", "after"))
+        bucket = engine.throughput.state(engine.table("Votes")).table_resource.sides[1].bucket
+        assert (bucket.rate, bucket.capacity) == (1.0, 300.0) and bucket.level < 300.0
+    else:
+        with pytest.raises(ThrottlingException) as raised:
+            engine.write(put("Votes", "after"))
+        assert raised.value.throttling_reasons[0]["reason"] == reason
