@@ -78,10 +78,11 @@ def copy_of(record: Record) -> dict:
     Scan's cost. Knowing the item's containers from the write, the common item
     (scalars, and lists or maps of scalars) copies in C-level ``copy()`` calls.
     """
+    source = record.item  # (first: reading it decodes a record not read since its file was opened)
     names = record.shallow
     if names is None:
-        return copy_value(record.item)
-    item = record.item.copy()
+        return copy_value(source)
+    item = source.copy()
     for name in names:
         item[name] = item[name].copy()
     return item

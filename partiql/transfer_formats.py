@@ -31,6 +31,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from sys import intern
 from typing import Callable, Iterator
 
 from partiql.engine.errors import DynamoDBError
@@ -251,8 +252,9 @@ def _write_ddb_json(stream, items, context: Context) -> None:
 
 def _read_json(stream, context: Context):
     types = context.types
+    # (names interned: one string per attribute name, not one per item — see storage/codec.py)
     return _json_items(stream, _load_json, lambda value: {
-        name: declared(types[name], member, False) if name in types else from_plain(member)
+        intern(name): declared(types[name], member, False) if name in types else from_plain(member)
         for name, member in value.items()})
 
 

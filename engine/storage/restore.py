@@ -5,32 +5,62 @@ them; then each store is filled in one step per partition (``Store.load``)
 instead of one insert per item (issue 19: opening a file is the bulk of a
 session's start). Validation and capacity arithmetic are skipped: every
 stored item passed them when it was written.
+
+An item is kept as its row's text until something reads it (``StoredRecord``):
+why, decoding every item is most of an open's time and a decoded small item
+takes four to five times the memory of its text; most sessions read a
+fraction of a large table. A table with indexes reads every item to build
+their entries, so its items are decoded on open.
 """
 
 from __future__ import annotations
 
-from ..partition import MAIN
+from ..errors import InternalServerError
+from ..partition import MAIN, Record
 from ..schema import TableSpec
 from ..table import Table
+from ..types import shallow_containers
+from .codec import decode_item
+
+
+class StoredRecord(Record):
+    """A ``Record`` read from a file and not decoded yet: its ``shallow`` holds the row's JSON text
+    until the first read of ``item`` decodes it (under the engine lock, as every read of a stored
+    record is). A write of its key fills it as any stored record."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str, size: int):  # (Record's own would decode the item)
+        self.shallow = text
+        self.size = size
+        self.key = None
+
+    def __getattr__(self, name: str):
+        if name != "item":  # (reached only for an attribute that is not set)
+            raise AttributeError(name)
+        try:
+            item = decode_item(self.shallow)
+        except (ValueError, KeyError, TypeError) as error:  # (its checksum held: a file written by other means)
+            raise InternalServerError(f"a stored item cannot be read ({type(error).__name__}: {error}): run "
+                                      "`partiql check` on the database file") from None
+        self.item, self.shallow = item, shallow_containers(item)
+        return item
 
 
 def restore_table(engine, spec: TableSpec, state: dict, layout: dict, records) -> Table:
     """Add the table to ``engine`` with its saved attributes and partitions, then its items.
 
-    ``records`` yields (partition-key hash, ``Record``) per item, best in storage order.
+    ``records`` yields (partition-key hash, partition key, sort tuple or None, ``Record``) per item,
+    best in storage order.
     """
     table = engine.add_table(spec)
     for name, value in state.items():
         setattr(table, name, value)
     _lay_out(table, layout)
-    key = spec.key
-    hash_name, range_name = key.hash_name, key.range_name
     items, entries = [], {index.name: [] for index in spec.indexes}
     collections = table.collection_bytes if table.has_lsis else None
-    for h, record in records:
-        item = record.item
-        pk = item[hash_name]
-        items.append((h, pk, None if range_name is None else (item[range_name],), record))
+    for h, pk, sort, record in records:
+        items.append((h, pk, sort, record))
         for index in spec.indexes:
             entry = table.entry(index, record)
             if entry is not None:

@@ -35,12 +35,11 @@ from operator import itemgetter
 
 from . import file_format, integrity, stream_rows
 from .file_lock import OwnerLock, holder
-from ..partition import Record
-from .restore import restore_table
+from .restore import StoredRecord, restore_table
 from .base import Storage, collector_paused
 from .errors import StorageError
-from .codec import (decode_item, decode_spec, decode_state, encode_item, encode_spec, encode_state,
-                    item_checksum, row_hash, row_key, table_checksum)
+from .codec import (decode_spec, decode_state, encode_item, encode_spec, encode_state, item_checksum,
+                    row_key, row_key_reader, table_checksum)
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 CHECKPOINT_PAGES = 10_000
@@ -138,7 +137,7 @@ class SqliteStorage(Storage):
             except StorageError:
                 self._release()  # why: the caller never gets an engine to close
                 raise
-            except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
+            except (sqlite3.Error, ValueError, KeyError, TypeError, ArithmeticError) as error:  # (a bad N key)
                 self._release()
                 raise file_format.damaged(self.path, f"{type(error).__name__}: {error}") from None
             if self.read_only:
@@ -147,7 +146,7 @@ class SqliteStorage(Storage):
     def _load_table(self, engine, tid: int, name: str, spec_text: str, state_text: str) -> None:
         spec, (state, layout) = decode_spec(spec_text), decode_state(state_text)
         rows = self._db.execute("SELECT key, size, item, crc FROM items WHERE tid = ? ORDER BY key", (tid,))
-        records = (self._record(spec, key, size, text, crc) for key, size, text, crc in rows)
+        records = self._records(spec, rows)
         with collector_paused():
             table = restore_table(engine, spec, state, layout, records)
         self._tids[table.name] = tid
@@ -172,11 +171,14 @@ class SqliteStorage(Storage):
             shard = shards.get((sid, number)) or shards.setdefault((sid, number), stream.shard_numbered(number))
             streams.restore_change(shard, stream_rows.decode_change(seq, text, stream.key_schema))
 
-    def _record(self, spec, key: bytes, size: int, text: str, crc: int) -> tuple:
-        """(partition-key hash, Record) of a stored item whose checksum holds."""
-        if item_checksum(key, size, text) != crc:
-            raise file_format.damaged_item(self.path, spec.name, spec.key, key, text)
-        return row_hash(key), Record(decode_item(text), size)
+    def _records(self, spec, rows):
+        """(partition-key hash, partition key, sort tuple or None, StoredRecord) of each stored item
+        row, once its checksum holds."""
+        read_key = row_key_reader(spec.key)
+        for key, size, text, crc in rows:
+            if item_checksum(key, size, text) != crc:
+                raise file_format.damaged_item(self.path, spec.name, spec.key, key, text)
+            yield (*read_key(key), StoredRecord(text, size))
 
     # ---------------------------------------------------------------- writes
     def persist(self, mutations: list, changes: list | None = None) -> None:
