@@ -32,9 +32,13 @@ PUTS = 10_000
 
 
 def measure(size: int, runs: int) -> dict:
+    with tempfile.TemporaryDirectory(prefix="partiql-scale-") as folder:  # (1M items: ~200 MB of files)
+        return _measure(folder, size, runs)
+
+
+def _measure(folder: str, size: int, runs: int) -> dict:
     import partiql
 
-    folder = tempfile.mkdtemp(prefix="partiql-scale-")
     source, path = os.path.join(folder, "items.jsonl"), os.path.join(folder, "scale.db")
     with open(source, "w") as file:
         for n in range(size):
