@@ -183,16 +183,16 @@ class Throughput:
         now = self.clock()
         if meter is not None:
             lane = meter.lanes[direction]
-            if now < lane.until and lane.spec is table.spec and lane.bucket is None:
-                side = lane.side
-                bucket = side.bucket
+            if now < lane.until and lane.spec is table.spec:
+                bucket = lane.shared
                 if bucket is not None and now > bucket.last:  # Bucket.level_at, inlined
                     level = bucket.level + bucket.rate * (now - bucket.last)
                     bucket.level = level if level < bucket.capacity else bucket.capacity
                     bucket.last = now
-                if ((side.used < side.limit and lane.used < lane.ceiling and (bucket is None or bucket.level > 0))
+                side = lane.side
+                if ((side.used < lane.limit and lane.used < lane.ceiling and (bucket is None or bucket.level > 0))
                         if reading else
-                        (side.used + units <= side.limit + EPSILON and lane.used + units <= lane.ceiling + EPSILON
+                        (side.used + units <= lane.allowed and lane.used + units <= lane.room
                          and (bucket is None or bucket.level + EPSILON >= units))):
                     side.used += units
                     lane.used += units

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .buckets import Bucket
-from .figures import (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE, ISOLATION_SECONDS, ISOLATION_SHARE,
+from .figures import (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE, EPSILON, ISOLATION_SECONDS, ISOLATION_SHARE,
                       ON_DEMAND_INITIAL_PEAK_READ, ON_DEMAND_INITIAL_PEAK_WRITE, PARTITION_READ_CEILING,
                       PARTITION_WRITE_CEILING, PEAK_MULTIPLIER)
 from .metrics import READ, WRITE, KeyCounts, Second, history
@@ -93,7 +93,8 @@ class Lane:
     lanes when the second closes or its settings change (``close_lanes``).
     """
 
-    __slots__ = ("used", "bucket", "until", "spec", "side", "ceiling", "keys", "counts")
+    __slots__ = ("used", "bucket", "until", "spec", "side", "shared", "limit", "allowed", "ceiling", "room", "keys",
+                 "counts")
 
     def __init__(self, bucket: Bucket | None):
         self.used = 0.0
@@ -101,18 +102,24 @@ class Lane:
         self.until = -INFINITE    # open while the clock is below it
         self.spec = None          # the TableSpec the lane was opened under
         self.side = None
-        self.ceiling = 0.0
+        self.shared = None        # the side's bucket (adaptive capacity), None for none
+        self.limit = self.allowed = INFINITE  # the side's limit, and with the float tolerance
+        self.ceiling = self.room = 0.0        # the partition's, and with the float tolerance
         self.keys = None          # the resource's KeyCounts ...
         self.counts = None        # ... and its open minute of consumed units per key
 
     def open(self, resource: "Resource", direction: int) -> None:
-        """Reset for the resource's open second, and let requests of that second take the fast lane."""
+        """Reset for the resource's open second and let requests of that second take the fast lane
+        (not a classic partition's: its own bucket is checked on the full path). What the lane
+        copies (the side's bucket and limit) holds until the second closes or the settings change."""
         side = resource.sides[direction]
         self.used = 0.0
-        self.until = resource.next_second
+        self.until = resource.next_second if self.bucket is None else -INFINITE
         self.spec = resource.spec
         self.side = side
-        self.ceiling = side.ceiling
+        self.shared = side.bucket
+        self.limit, self.allowed = side.limit, side.limit + EPSILON
+        self.ceiling, self.room = side.ceiling, side.ceiling + EPSILON
         self.keys = resource.keys
         self.counts = resource.keys.counts[0]
 
@@ -252,6 +259,7 @@ class Resource:
         if count == self.classic_count and not force:
             return
         self.classic_count = count
+        self.close_lanes(self.meters())  # (a lane opened before its partition had a bucket of its own)
         for meter in self.meters():
             for lane, rate in zip(meter.lanes, self.settings.provisioned):
                 if lane.bucket is None:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from partiql.engine.errors import SerializationException, ValidationException
-from partiql.engine.types import (from_python, item_size, nesting_problem, number_size, parse_number, type_of,
-                                  values_equal)
+from partiql.engine.types import (checked_number, from_python, item_size, nesting_problem, normalize_number,
+                                  number_problem, number_size, parse_number, type_of, values_equal)
 from partiql.engine.wire_values import from_wire, to_wire
 
 # spec §5.3: number_size examples
@@ -52,6 +52,19 @@ def test_number_errors(text, message):
     with pytest.raises(ValidationException) as caught:
         parse_number(text)
     assert caught.value.message == message
+
+
+@given(st.integers(min_value=-10 ** 45, max_value=10 ** 45).map(Decimal)
+       | st.decimals(allow_nan=False, allow_infinity=False, places=None))
+def test_the_plain_integer_fast_path_agrees_with_the_general_checks(number):
+    """``checked_number`` answers plain integers from their text alone: the same canonical number
+    (digit for digit), or the same refusal, as the range, precision and normal-form rules give."""
+    problem = number_problem(number)
+    if problem:
+        with pytest.raises(ValidationException, match=problem):
+            checked_number(number)
+    else:
+        assert str(checked_number(number)) == str(normalize_number(number))
 
 
 def test_keys_compare_by_value():
