@@ -212,6 +212,12 @@ def number_size(number: Decimal) -> int:
     """Bytes DynamoDB uses to store a number (spec §5.3): base-100 mantissa + exponent byte."""
     if not number:
         return 1
+    text = str(number)  # why first: a plain integer's size follows from its text, at a fifth of the cost
+    digits = text[1:] if text[0] == "-" else text
+    if digits.isdigit():
+        count, leading = len(digits.rstrip("0")), len(digits)
+        mantissa = (count + (leading & 1) + 1) // 2
+        return 1 + mantissa + (1 if text[0] == "-" and mantissa < 20 else 0)
     sign, digits, exponent = number.as_tuple()
     count = len(digits)
     leading = count + exponent  # E: digits before the point in 0.d × 10^E

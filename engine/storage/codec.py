@@ -28,7 +28,8 @@ from decimal import Decimal
 
 from ..keys import key_bytes
 from ..schema import IndexSpec, KeySchema, OnDemandThroughput, Projection, TableSpec, Throughput, WarmThroughput
-from ..wire_values import item_to_wire
+from ..types import number_text
+from ..wire_values import to_wire
 
 # -------------------------------------------------------------- checksums
 # why: SQLite checks its pages' structure, not their contents, so a byte
@@ -50,9 +51,25 @@ def table_checksum(name: str, spec: str, state: str) -> int:
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
 
 
+_QUOTED = json.encoder.encode_basestring_ascii  # (the encoder's own: a JSON string, non-ASCII escaped)
+
+
 def encode_item(item: dict) -> str:
-    """Compact wire JSON of an item."""
-    return _ENCODER.encode(item_to_wire(item))
+    """Compact wire JSON of an item: ``_ENCODER.encode(item_to_wire(item))``, character for character.
+
+    why by hand for strings and numbers: they are most attributes, and writing their text
+    directly skips building a wire dict per attribute (a third of an import's row encoding).
+    """
+    parts = []
+    for name, value in item.items():
+        kind = type(value)
+        if kind is str:
+            parts.append(f'{_QUOTED(name)}:{{"S":{_QUOTED(value)}}}')
+        elif kind is Decimal:  # (number text is ASCII digits, sign and point: nothing to escape)
+            parts.append(f'{_QUOTED(name)}:{{"N":"{number_text(value)}"}}')
+        else:
+            parts.append(f"{_QUOTED(name)}:{_ENCODER.encode(to_wire(value))}")
+    return "{" + ",".join(parts) + "}"
 
 
 # Each wire value has exactly one member, so "for tag, value in wire.items()"

@@ -23,6 +23,28 @@ def test_number_size(text, size):
     assert number_size(parse_number(text)) == size
 
 
+def _reference_size(number: Decimal) -> int:
+    """Spec §5.3 from the digits: significant base-100 pairs (aligned on the point), one exponent byte,
+    one more for a negative number's terminator below 20 pairs."""
+    if not number:
+        return 1
+    sign, digits, exponent = number.as_tuple()
+    leading = len(digits) + exponent
+    significant = len(digits) - (len(digits) - len("".join(map(str, digits)).rstrip("0")))
+    pairs = (significant + (leading & 1) + 1) // 2
+    return 1 + pairs + (1 if sign and pairs < 20 else 0)
+
+
+@given(st.integers(min_value=-10 ** 38 + 1, max_value=10 ** 38 - 1).map(Decimal)
+       | st.decimals(allow_nan=False, allow_infinity=False, places=None, min_value=-10 ** 30, max_value=10 ** 30))
+def test_number_size_agrees_with_the_digits_rule(number):
+    try:
+        canonical = parse_number(format(number, "f"))
+    except ValidationException:
+        return  # beyond 38 digits: never stored
+    assert number_size(canonical) == _reference_size(canonical)
+
+
 # spec §5.1 / item-api §2.5: canonical forms
 NORMALISED = [
     ("0042.1200", "42.12"), ("1.50", "1.5"), ("15E-1", "1.5"), ("-0", "0"), ("1e3", "1000"),
