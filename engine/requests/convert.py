@@ -10,11 +10,15 @@ client / wire boundary.
 from __future__ import annotations
 
 from ..types import checked_text
+from ..wire_values import to_wire
 
 def _map(content, value_fn):
-    """An attribute map (attribute name -> value)."""
+    """An attribute map (attribute name -> value); names are checked, unless they leave the engine for
+    the wire (``to_wire``: every stored name passed that check when it was written)."""
     if not isinstance(content, dict):
         return content
+    if value_fn is to_wire:
+        return {name: value_fn(value) for name, value in content.items()}
     return {checked_text(name): value_fn(value) for name, value in content.items()}
 
 

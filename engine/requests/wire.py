@@ -15,7 +15,7 @@ import json
 from ..errors import ValidationException
 from ..wire_values import from_wire, to_wire
 from . import OPERATIONS, shapes
-from .common import prefixed
+from .common import converted_at_once, prefixed
 from .convert import convert
 
 START_KEY_PREFIX = "The provided starting key is invalid: "
@@ -33,7 +33,9 @@ def wire_call(engine, operation: str, request) -> dict:
     request = shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)
     request = _SPELLING.get(operation, _as_is)(request)
     request = _engine_values(operation, request)
-    return convert(OPERATIONS[operation](engine, request), to_wire)
+    with converted_at_once():
+        response = OPERATIONS[operation](engine, request)
+    return convert(response, to_wire)
 
 
 def carries_values(operation: str) -> bool:

@@ -127,3 +127,37 @@ def test_records_the_core_hands_out_keep_their_version(db, stored, read):
     for record in records:
         assert record.item == stored
         assert record.copy() == stored
+
+
+def test_only_a_caller_converting_at_once_shares_the_stored_items_and_only_in_its_own_thread():
+    """The wire layer converts each response to wire JSON at once (``converted_at_once``): its reads may
+    hand out the stored items themselves; a library caller in another thread meanwhile still gets copies."""
+    import threading
+
+    from partiql.engine.requests.common import converted_at_once
+    from partiql.engine.requests.wire import wire_call
+
+    engine = Engine()
+    create(engine, "Tab")
+    engine.put_item(TableName="Tab", Item={"pk": "a", "tags": ["x"]})
+    stored = engine.table("Tab").lookup(engine.table("Tab").locate("a")).item
+    inside, outside = threading.Event(), threading.Event()
+    seen = {}
+
+    def wire_reader():
+        with converted_at_once():
+            seen["wire"] = engine.get_item(TableName="Tab", Key={"pk": "a"})["Item"]
+            inside.set()
+            outside.wait(5)
+
+    thread = threading.Thread(target=wire_reader)
+    thread.start()
+    inside.wait(5)
+    seen["library"] = engine.get_item(TableName="Tab", Key={"pk": "a"})["Item"]
+    outside.set()
+    thread.join()
+    assert seen["wire"] is stored
+    assert seen["library"] == stored and seen["library"] is not stored and seen["library"]["tags"] is not stored["tags"]
+    assert wire_call(engine, "GetItem", {"TableName": "Tab", "Key": {"pk": {"S": "a"}}}) == {
+        "Item": {"pk": {"S": "a"}, "tags": {"L": [{"S": "x"}]}}}
+    assert engine.get_item(TableName="Tab", Key={"pk": "a"})["Item"] is not stored  # (the block has ended)
