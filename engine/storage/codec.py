@@ -142,10 +142,16 @@ def row_key_reader(schema: KeySchema):
             return int.from_bytes(key[:8], "big"), hash_value(key[10:]), None
         return read
     range_value = _KEY_VALUE[schema.range_type]
+    last = [b"", None, None]  # the previous row's hash and partition key bytes, and their values
 
     def read_ranged(key: bytes) -> tuple:
+        # why the previous row's: rows come in key order, so an item collection's rows follow one
+        # another, and they share one hash and one partition-key object (memory, on open)
         end = 10 + int.from_bytes(key[8:10], "big")
-        return int.from_bytes(key[:8], "big"), hash_value(key[10:end]), (range_value(key[end:]),)
+        head = key[:end]
+        if head != last[0]:
+            last[:] = head, int.from_bytes(key[:8], "big"), hash_value(key[10:end])
+        return last[1], last[2], (range_value(key[end:]),)
     return read_ranged
 
 

@@ -144,3 +144,15 @@ def test_an_item_row_that_is_not_an_item_fails_clearly_when_read_and_in_check(pa
             opened.engine.get_item(TableName="Things", Key={"pk": "p4", "sk": 9})
     report = check_file(path)
     assert any("cannot be read (KeyError: 'X')" in problem for problem in report.problems)
+
+
+def test_an_item_collection_read_from_a_file_shares_one_partition_key(path):
+    """Rows come in key order: the items of one partition key share its hash and value (memory)."""
+    with partiql.connect(path) as db:
+        by_pk: dict = {}
+        for record in _stored(db):
+            h, pk, _ = record.key
+            by_pk.setdefault(pk, []).append((h, pk))
+        assert sorted(by_pk) == [f"p{n}" for n in range(5)] and all(len(keys) == 8 for keys in by_pk.values())
+        for keys in by_pk.values():
+            assert all(h is keys[0][0] and pk is keys[0][1] for h, pk in keys)
