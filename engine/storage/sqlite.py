@@ -46,6 +46,12 @@ CHECKPOINT_PAGES = 10_000
 
 _PUT = "INSERT OR REPLACE INTO items (tid, key, size, item, crc) VALUES (?, ?, ?, ?, ?)"
 _DELETE = "DELETE FROM items WHERE tid = ? AND key = ?"
+# why item rows are written in key order past a few thousand: the rows of a bulk write (an import)
+# come in the file's order, random in key order, and a table larger than SQLite's page cache then
+# rewrites its pages over and over; in key order each page is written once.
+_KEYED = frozenset({_PUT, _DELETE})
+_ROW_KEY = itemgetter(0, 1)  # (tid, key): the items table's primary key
+SORT_ABOVE = 4096
 
 
 class SqliteStorage(Storage):
@@ -201,7 +207,10 @@ class SqliteStorage(Storage):
                 elif rows or stale or unsaved:
                     with file_format.transaction(self._db):
                         for statement, group in groupby(rows, key=itemgetter(0)):  # in order, in runs
-                            self._db.executemany(statement, [parameters for _, parameters in group])
+                            parameters = [parameters for _, parameters in group]
+                            if statement in _KEYED and len(parameters) > SORT_ABOVE:
+                                parameters.sort(key=_ROW_KEY)  # (stable: a key written twice keeps its order)
+                            self._db.executemany(statement, parameters)
                         for table in stale:
                             self._write_table(table)
                         written = self._save_streams()
