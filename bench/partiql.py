@@ -36,7 +36,8 @@ def setup(items: int):
 # statements whose texts differ by a number, so that each is new to the caches
 COLD_STATEMENTS = {
     "point SELECT": 'SELECT * FROM "bench" WHERE pk = ? AND sk = {n}',
-    "INSERT": "INSERT INTO \"bench\" VALUE {{'pk': 'a{n}', 'sk': {n}, 'name': 'x', 'tags': ['a', 'b'], 'm': {{'k': 1}}}}",
+    "INSERT": ("INSERT INTO \"bench\" VALUE "
+               "{{'pk': 'a{n}', 'sk': {n}, 'name': 'x', 'tags': ['a', 'b'], 'm': {{'k': 1}}}}"),
     "UPDATE": "UPDATE \"bench\" SET age = age + 1, name = 'n{n}' WHERE pk = 'a' AND sk = {n}",
     "DELETE": "DELETE FROM \"bench\" WHERE pk = 'a' AND sk = {n}",
     "Query + filter": "SELECT pk, sk, name FROM \"bench\" WHERE pk = 'a' AND sk BETWEEN 1 AND {n} AND age > 3",
