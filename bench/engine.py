@@ -10,6 +10,9 @@ GetItem ≥ 100,000/s, PutItem ≥ 50,000/s, Query(100) ≥ 5,000/s, Scan ≥
 operation is measured twice: as a DynamoDB-shaped request
 (``engine.get_item(TableName=…, Key=…)``, with full request validation) and
 through the typed core the PartiQL executor uses (``engine.get(…)``).
+"core Query(100) no copy" reads the stored items themselves, as the wire layer
+does (it converts them at once): its difference to "core Query(100)" is what
+copying the returned items costs.
 
 ``--modes off report enforce`` runs everything once per throughput mode
 (spec throughput.md §1) and prints the modes side by side with their cost
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+from operator import attrgetter
 import statistics
 import tracemalloc
 
@@ -37,6 +41,7 @@ from partiql.engine.expressions.parser import ExpressionContext, parse_condition
 from partiql.engine.partition import copy_of
 
 QUERY_PARTITIONS = 100  # partition-key values holding 100 items each, for Query(100)
+_stored_item = attrgetter("item")
 
 
 def make_engine(mode: str = "report") -> Engine:
@@ -111,6 +116,9 @@ def operations(engine: Engine, size: int) -> list[tuple]:
     def core_query(i):
         engine.query_page("bench", None, f"user#{i % QUERY_PARTITIONS}", emit=copy_of)
 
+    def core_query_stored(i):  # what the copies cost (issue 19): the stored items, as the wire layer takes them
+        engine.query_page("bench", None, f"user#{i % QUERY_PARTITIONS}", emit=_stored_item)
+
     def core_scan(_):
         start = None
         for _ in range(10_000 // 1000):
@@ -121,6 +129,7 @@ def operations(engine: Engine, size: int) -> list[tuple]:
             ("Scan 10k + filter", scan, 5, "items"),
             ("core get", core_get, 20_000, "ops"), ("core put", core_put, 20_000, "ops"),
             ("core Query(100)", core_query, 1000, "ops"),
+            ("core Query(100) no copy", core_query_stored, 1000, "ops"),
             ("core Scan 10k + filter", core_scan, 5, "items")]
 
 
