@@ -99,19 +99,19 @@ class Engine(Transactions):
         with self.lock:
             table = self.table(table_name)
             located = table.locate(*key)
-            record, consumed = self._get(table, located, consistent, transactional)
+            partition, record = table.find(located)
+            consumed = self._read_units(table, record, consistent, transactional)
             throughput = self.throughput
             if throughput.on:  # a GetItem reads the table alone: its arm holds every unit
-                throughput.take_key(table, None, READ, located, consumed.table.read, True)
+                throughput.take_key(table, None, READ, partition, located, consumed.table.read, True)
             return record, consumed
 
     @staticmethod
-    def _get(table: Table, located: tuple, consistent: bool, transactional: bool) -> tuple:
-        record = table.lookup(located)
+    def _read_units(table: Table, record: Record | None, consistent: bool, transactional: bool) -> Consumed:
         consumed = Consumed(table.name, transactional)
         size = record.size if record is not None else 1  # a miss still costs (spec §6.2)
         consumed.table.read = 2 * read_units(size, True) if transactional else read_units(size, consistent)
-        return record, consumed
+        return consumed
 
     # ------------------------------------------------------------- admission
     def _admit_write(self, draws: list) -> None:
@@ -134,7 +134,7 @@ class Engine(Transactions):
         with self.lock:
             table = self.table(action.table)
             located = table.locate(*self._action_key(table, action))
-            old = table.lookup(located)
+            partition, old = table.find(located)
             try:
                 self._check_condition(action, old)
             except ConditionalCheckFailedException as error:
@@ -150,7 +150,7 @@ class Engine(Transactions):
                 if mutation.changes:
                     self._admit_write(write_draws(throughput.state(table), mutation))
                 else:
-                    throughput.take_key(table, None, WRITE, located, mutation.consumed.table.write)
+                    throughput.take_key(table, None, WRITE, partition, located, mutation.consumed.table.write)
             if action.kind != "ConditionCheck":
                 self.apply([mutation])
             new = mutation.new.item if mutation.new is not None else None
@@ -261,7 +261,8 @@ class Engine(Transactions):
             page = table.read_page(index, entries, limit=limit, consistent=consistent,
                                    matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
             if self.throughput.on:
-                self.throughput.take_key(table, index, READ, (key_hash(hash_value), hash_value, None),
+                h = key_hash(hash_value)
+                self.throughput.take_key(table, index, READ, store.partition_for(h), (h, hash_value, None),
                                          page.consumed.read_units, True)
             return page
 

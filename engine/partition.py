@@ -232,8 +232,14 @@ class Store:
     # -------------------------------------------------------------- reads
     def get(self, space, h: int, pk, sort: tuple | None) -> Record | None:
         """A snapshot of the record stored at (h, pk, sort), or None."""
-        record = self.partition_for(h).spaces[space].get(_key(h, pk, sort))
-        return None if record is None else record.alias()
+        return self.find(space, h, pk, sort)[1]
+
+    def find(self, space, h: int, pk, sort: tuple | None) -> tuple:
+        """The partition holding (h, pk, sort) and a snapshot of the record stored there, or None
+        (a point request's throughput is drawn on that partition)."""
+        partition = self.partitions[bisect_right(self._starts, h) - 1]
+        record = partition.spaces[space].by_key.get((h, pk) if sort is None else (h, pk, sort))
+        return partition, (None if record is None else record.alias())
 
     def collection(self, space, h: int, pk, low=None, high=None, reverse: bool = False):
         """One partition-key value's stored records, in sort order (see ``Record``).

@@ -159,6 +159,10 @@ class Table:
         """A snapshot of the record stored at (h, pk, sort), or None."""
         return self.store.get(MAIN, *located)
 
+    def find(self, located: tuple) -> tuple:
+        """The partition of (h, pk, sort) and a snapshot of the record stored there, or None."""
+        return self.store.find(MAIN, *located)
+
     @staticmethod
     def _table_write_units(old: Record | None, new: Record | None) -> float:
         # Writes are sized on the larger of the old and new images; deleting

@@ -112,7 +112,8 @@ class Transactions:
             draws = self._admit_transact_reads(tables, reads) if self.throughput.on else None
             records, consumed = [], []
             for table, (_, key) in zip(tables, reads):
-                record, units = self._get(table, table.locate(*key), True, True)
+                record = table.lookup(table.locate(*key))
+                units = self._read_units(table, record, True, True)
                 records.append(record)
                 consumed.append(units)
             if draws:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import math
-from bisect import bisect_right
 import threading
 from collections import deque
 from contextlib import contextmanager
@@ -168,9 +167,11 @@ class Throughput:
         state.table_resource = state.resources[None]
 
     # -------------------------------------------------------------- decisions
-    def take_key(self, table, index, direction: int, located: tuple, units: float, reading: bool = False) -> bool:
+    def take_key(self, table, index, direction: int, partition, located: tuple, units: float,
+                 reading: bool = False) -> bool:
         """``take`` for a request on one key of ``table`` (``index``: the IndexSpec read, or None);
-        ``located`` is the key's (hash, partition key, sort tuple or None).
+        ``partition`` is the store partition holding it (the request found it already), ``located``
+        the key's (hash, partition key, sort tuple or None).
 
         why the fast lane, inlined: it runs on every request, and each call or lookup
         saved is a share of a 2 µs GetItem. A request on an open lane (its partition
@@ -178,8 +179,7 @@ class Throughput:
         that nothing could refuse is charged on the lane, its side and its bucket;
         everything else takes ``take``, which checks, refuses and opens lanes.
         """
-        store = table.store if index is None or index.kind != "GSI" else table.gsi_stores[index.name]
-        meter = store.partitions[bisect_right(store._starts, located[0]) - 1].meter
+        meter = partition.meter
         now = self.clock()
         if meter is not None:
             lane = meter.lanes[direction]
