@@ -16,7 +16,8 @@ copying the returned items costs.
 
 ``--modes off report enforce`` runs everything once per throughput mode
 (spec throughput.md §1) and prints the modes side by side with their cost
-over ``off`` (issue 15: report/enforce ≤ 10 % on GetItem and PutItem). The
+over ``off`` (issue 15: report/enforce ≤ 10 % on GetItem and PutItem), the
+median of paired slice-by-slice ratios (see ``bench``). The
 table is provisioned at 40,000 RCU / 40,000 WCU (54 partitions) and the
 engine's clock moves 200 µs per call: 5,000 requests a second, spread over
 the partitions, so the model does all its accounting (a second closes every
@@ -29,9 +30,10 @@ import argparse
 import itertools
 from operator import attrgetter
 import statistics
+import time
 import tracemalloc
 
-from _support import reference_speed, timed  # (must precede the partiql import)
+from _support import reference_speed  # (must precede the partiql import)
 from decimal import Decimal
 
 from partiql.engine import Engine
@@ -42,6 +44,7 @@ from partiql.engine.partition import copy_of
 
 QUERY_PARTITIONS = 100  # partition-key values holding 100 items each, for Query(100)
 _stored_item = attrgetter("item")
+SLICES = 10  # turns the modes take per run (see ``bench``)
 
 
 def make_engine(mode: str = "report") -> Engine:
@@ -133,12 +136,17 @@ def operations(engine: Engine, size: int) -> list[tuple]:
             ("core Scan 10k + filter", core_scan, 5, "items")]
 
 
-def bench(size: int, runs: int, modes: list[str]) -> dict[str, list[tuple[str, float]]]:
-    """Per mode, (name, rate) of every operation and the memory per item.
+def bench(size: int, runs: int, modes: list[str]) -> tuple[dict, dict]:
+    """Per mode, (name, rate) of every operation and the memory per item; and per mode but
+    ``off``, each operation's cost over ``off`` (when ``off`` is measured).
 
-    why the modes take turns run by run (not one mode after the other): a
-    shared VM drifts in speed over a minute by more than the differences
-    measured here; interleaving puts every mode through the same phases.
+    why the modes take turns slice by slice, and the cost is a median of paired ratios:
+    a shared VM drifts in speed by more than the differences measured here, within
+    seconds (the reference loop's speed, printed first and last, shows it). Each run
+    is cut into ``SLICES`` slices; every mode runs each slice in turn (the order
+    rotating, so no mode always runs first), and the cost is the median over all
+    slices of a mode's time over ``off``'s on the same slice, a few milliseconds
+    apart: what a drift does to one it does to the other.
     """
     engines = {}
     results: dict = {mode: [] for mode in modes}
@@ -147,16 +155,36 @@ def bench(size: int, runs: int, modes: list[str]) -> dict[str, list[tuple[str, f
         memory = load(engines[mode], size)
         results[mode].append(("memory per item", memory))
     tables = {mode: operations(engine, size) for mode, engine in engines.items()}
+    costs: dict = {mode: {} for mode in modes if mode != "off"} if "off" in modes else {}
     for row, (name, _, count, unit) in enumerate(tables[modes[0]]):
         samples: dict = {mode: [] for mode in modes}
+        ratios: dict = {mode: [] for mode in costs}
+        step = max(1, count // SLICES)
         for _ in range(runs):
+            totals = dict.fromkeys(modes, 0.0)
+            for turn, start in enumerate(range(0, count, step)):
+                times = {}
+                for mode in modes[turn % len(modes):] + modes[:turn % len(modes)]:
+                    times[mode] = timed_range(tables[mode][row][1], start, min(count, start + step))
+                    totals[mode] += times[mode]
+                for mode in costs:
+                    ratios[mode].append(times[mode] / times["off"])
             for mode in modes:
-                fn = tables[mode][row][1]
-                samples[mode].append(timed(fn, count, 1))
+                samples[mode].append(totals[mode] / count)
         for mode in modes:
             seconds = statistics.median(samples[mode])
             results[mode].insert(-1, (name, (10_000 if unit == "items" else 1) / seconds))
-    return results
+        for mode in costs:
+            costs[mode][name] = statistics.median(ratios[mode]) - 1
+    return results, costs
+
+
+def timed_range(fn, start: int, stop: int) -> float:
+    """Seconds for ``fn(i)`` over ``i`` in [start, stop)."""
+    began = time.perf_counter()
+    for i in range(start, stop):
+        fn(i)
+    return time.perf_counter() - began
 
 
 def main() -> None:
@@ -171,14 +199,13 @@ def main() -> None:
         print(f"table of {size:,} items" + "".join(f"{mode:>24}" for mode in args.modes)
               + ("".join(f"{mode + '/off':>14}" for mode in args.modes if mode != "off")
                  if "off" in args.modes and len(args.modes) > 1 else ""))
-        runs = bench(size, args.runs, args.modes)
+        runs, costs = bench(size, args.runs, args.modes)
         first = runs[args.modes[0]]
         for row, (name, _) in enumerate(first):
             unit = "B/item" if name == "memory per item" else ("items/s" if "Scan" in name else "ops/s")
             line = f"  {name:<24}" + "".join(f"{runs[mode][row][1]:>14,.0f} {unit:<9}" for mode in args.modes)
-            if "off" in runs and name != "memory per item":
-                off = runs["off"][row][1]
-                line += "".join(f"{off / runs[mode][row][1] - 1:>+13.1%} " for mode in args.modes if mode != "off")
+            if name in next(iter(costs.values()), {}):
+                line += "".join(f"{costs[mode][name]:>+13.1%} " for mode in costs)
             print(line)
     print(reference_speed())
 
