@@ -43,12 +43,15 @@ METRICS_SECONDS = 3600
 TOP_N = 10
 TOP_KEYS_KEPT = 200       # keys a closed minute keeps (the most consumed / throttled)
 TOP_KEYS_LIMIT = 4096     # distinct keys an open minute counts before it drops the least
-# Sampling (model): once an open minute's consumed list has held more than SAMPLE_ABOVE keys, each request is counted
-# with a chance of SAMPLE_RATE per unit (1 in 8 for a 1 WCU write, every request from 8 units up), as its
-# units divided by that chance (an unbiased estimate). why: a busy minute (an import, a uniform workload)
-# would otherwise pay a dictionary update, and the list's trimming, on every request; a hot key's estimate
-# is within a few per cent after a few hundred requests.
+# Sampling (model): once an open minute's consumed list has held more than SAMPLE_ABOVE keys, or a resource's
+# second consumed more than SAMPLE_ABOVE_UNITS (reads and writes) and the next one follows it, each request is
+# counted with a chance of SAMPLE_RATE per unit (1 in 8 for a 1 WCU write, every request from 8 units up), as
+# its units divided by that chance (an unbiased estimate), until the minute ends. why: a busy minute (an
+# import, a load test, a simulation) would otherwise pay a dictionary update keyed by a tuple, and the list's
+# trimming, on every request (a fifth of the throughput model's cost on a GetItem); a hot key's estimate is
+# within a few per cent after a few hundred requests, and a session at a human's pace is counted exactly.
 SAMPLE_ABOVE = TOP_KEYS_LIMIT // 2
+SAMPLE_ABOVE_UNITS = 1_000
 SAMPLE_RATE = 1 / 8
 TOP_KEYS_MINUTES = METRICS_SECONDS // 60
 WARNINGS_KEPT = 100       # report mode's recent warnings, for the shell and the server

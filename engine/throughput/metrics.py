@@ -14,7 +14,8 @@ in it, and at most an hour of them is kept; an open minute counts at most
 the median are folded into their partition keys' totals, themselves bounded
 the same way: an approximation, as Contributor Insights' own is), and a
 closed minute keeps its ``TOP_KEYS_KEPT`` best of each list. Once the open
-consumed list has held more than ``SAMPLE_ABOVE`` keys, it samples the requests it counts
+consumed list has held more than ``SAMPLE_ABOVE`` keys, or the resource's last second was
+busy (``Resource.roll``: more than ``SAMPLE_ABOVE_UNITS``), it samples the requests it counts
 (a request of u units with a chance of u × ``SAMPLE_RATE``, counted as u
 divided by that chance: an unbiased estimate; from 1 / ``SAMPLE_RATE`` units
 up, every request), with a seeded generator: the same workload counts the
@@ -82,7 +83,7 @@ class KeyCounts:
         self.counts = [{}, {}]
         self.spilled = [{}, {}]
         self.closed: deque = deque(maxlen=TOP_KEYS_MINUTES)  # (minute, ((keys, items), (keys, items)))
-        self.sampling = False  # the open consumed list has been busy this minute: requests are sampled
+        self.sampling = False  # the open minute has been busy: requests are sampled (see the module's docstring)
         self.draw = random.Random(0).random  # the sampling's (seeded: counts are deterministic)
 
     def roll(self, minute: float) -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from .buckets import Bucket
 from .figures import (ACCOUNT_TABLE_MAX_READ, ACCOUNT_TABLE_MAX_WRITE, EPSILON, ISOLATION_SECONDS, ISOLATION_SHARE,
                       ON_DEMAND_INITIAL_PEAK_READ, ON_DEMAND_INITIAL_PEAK_WRITE, PARTITION_READ_CEILING,
-                      PARTITION_WRITE_CEILING, PEAK_MULTIPLIER)
+                      PARTITION_WRITE_CEILING, PEAK_MULTIPLIER, SAMPLE_ABOVE_UNITS)
 from .metrics import READ, WRITE, KeyCounts, Second, history
 from .peak import Peak
 
@@ -284,11 +284,12 @@ class Resource:
         """Close the open second if ``second`` is a later one (see the module's docstring)."""
         if second == self.second:
             return
-        if self.second is not None:
-            self._close()
+        busy = self.second is not None and self._close() and second == self.second + 1
         self.second = second
         self.next_second = second + 1
         self.keys.roll(second // 60)
+        if busy:  # a busy second followed by another: count this minute's requests by sample (``figures``)
+            self.keys.sampling = True
         grew = False
         for side in self.sides:
             if side.peak is not None and side.peak.mature(second):
@@ -297,7 +298,8 @@ class Resource:
         if grew:
             self.grow()
 
-    def _close(self) -> None:
+    def _close(self) -> bool:
+        """Close the open second; whether it was busy (``SAMPLE_ABOVE_UNITS``)."""
         second = self.second
         record = self.current()
         if record.consumed != (0.0, 0.0) or record.events or any(record.throttled):
@@ -312,6 +314,7 @@ class Resource:
         self.touched = []
         for meter in hot:
             self._isolate(meter)
+        return record.consumed[READ] + record.consumed[WRITE] > SAMPLE_ABOVE_UNITS
 
     def current(self) -> Second:
         """The open second as a record (its figures so far)."""

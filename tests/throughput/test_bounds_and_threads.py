@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from partiql.engine.errors import THROTTLES
 from partiql.engine.throughput.figures import (METRICS_SECONDS, SAMPLE_ABOVE, TOP_KEYS_KEPT, TOP_KEYS_LIMIT,
                                                TOP_KEYS_MINUTES)
@@ -95,3 +97,42 @@ def test_the_history_keeps_the_last_hour():
     resource = engine.throughput.state(engine.table("Votes")).table_resource
     assert len(resource.history) == METRICS_SECONDS
     assert resource.history[0].second > resource.history[-1].second - METRICS_SECONDS
+
+
+def _sampling_after(seconds: list[int], gap: float = 0.0) -> bool:
+    """Drive one second per entry (that many 1 WCU writes, on 50 keys), wait ``gap`` more seconds,
+    write once more: whether the table's key counts then sample."""
+    engine, clock = engine_on()
+    create(engine, "Votes", 10_000, 10_000)
+    clock.set(10_020.0)  # the start of a minute
+    for per_second in seconds:
+        drive(engine, clock, per_second, 1, lambda n: put("Votes", f"k{n % 50}"))
+    clock.advance(gap)
+    engine.write(put("Votes", "k0"))
+    return engine.throughput.state(engine.table("Votes")).table_resource.keys.sampling
+
+
+SAMPLING_CASES = [  # (seconds' writes, gap, sampling after): figures.SAMPLE_ABOVE_UNITS is 1,000 units
+    ([1_001], 0.0, True),          # a busy second, the next follows it
+    ([1_000], 0.0, False),         # at the threshold: counted exactly
+    ([200, 1_500, 200], 0.0, True),  # sticky for the rest of the minute
+    ([1_500], 2.0, False),         # a busy second, then a gap: the next request is not busy traffic
+]
+
+
+@pytest.mark.parametrize("seconds, gap, sampling", SAMPLING_CASES)
+def test_a_busy_second_turns_the_minutes_key_counts_to_sampling(seconds, gap, sampling):
+    assert _sampling_after(seconds, gap) is sampling
+
+
+def test_a_new_minute_counts_exactly_again_after_a_quiet_second():
+    engine, clock = engine_on()
+    create(engine, "Votes", 10_000, 10_000)
+    clock.set(10_020.0 + 57)
+    drive(engine, clock, 1_500, 1, lambda n: put("Votes", f"k{n % 50}"))  # second 57: busy
+    drive(engine, clock, 10, 1, lambda n: put("Votes", "quiet"))            # 58: sampled, quiet
+    drive(engine, clock, 10, 1, lambda n: put("Votes", "quiet"))            # 59
+    engine.write(put("Votes", "next"))                                      # a new minute
+    keys = engine.throughput.state(engine.table("Votes")).table_resource.keys
+    assert keys.sampling is False
+    assert keys.counts[0] == {next(iter(keys.counts[0])): 1.0}
