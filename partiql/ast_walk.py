@@ -23,16 +23,15 @@ def _child_fields(cls: type) -> tuple[str, ...]:
                  if not set(re.findall(r"\w+", cls.__annotations__[name])) <= _LEAF_WORDS)
 
 
-def _stacked_children(node: Node) -> list:
-    """The nodes directly under ``node``, last first (so that popping a stack yields source order)."""
-    children = []
+def _stack_children(node: Node, stack: list) -> None:
+    """Push the nodes directly under ``node`` on ``stack``, last first (so that popping it
+    yields source order)."""
     for name in _child_fields(type(node)):
         value = getattr(node, name)
         if isinstance(value, tuple):
-            children.extend(reversed(value))
+            stack.extend(reversed(value))
         elif value is not None:
-            children.append(value)
-    return children
+            stack.append(value)
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -43,17 +42,20 @@ def walk(node: Node) -> Iterator[Node]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(_stacked_children(current))
+        _stack_children(current, stack)
 
 
 def depth(node: Node) -> int:
-    """How many nodes deep ``node``'s tree is (a lone node: 1)."""
-    deepest, stack = 0, [(node, 1)]
-    while stack:
-        current, level = stack.pop()
-        deepest = max(deepest, level)
-        stack.extend((child, level + 1) for child in _stacked_children(current))
-    return deepest
+    """How many nodes deep ``node``'s tree is (a lone node: 1): level by level, no
+    per-node bookkeeping (every new statement's plan measures it)."""
+    levels, level = 0, [node]
+    while level:
+        levels += 1
+        below: list = []
+        for current in level:
+            _stack_children(current, below)
+        level = below
+    return levels
 
 
 def parameters(stmt: Node) -> tuple[Parameter, ...]:

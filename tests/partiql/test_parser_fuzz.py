@@ -60,6 +60,15 @@ def _nodes(node):
     return [node] + [found for name in node._fields for found in _nodes(getattr(node, name))]
 
 
+def _depth(node) -> int:
+    """How deep ``node``'s tree is, found by looking into every field: what ast_walk.depth must say."""
+    if isinstance(node, tuple):
+        return max((_depth(item) for item in node), default=0)
+    if not isinstance(node, ast.Node):
+        return 0
+    return 1 + max((_depth(getattr(node, name)) for name in node._fields), default=0)
+
+
 def _outcome(run):
     """A parse's tree, or how it was refused (the loop giving up and Lark's syntax errors alike)."""
     parser.lark_parser()[1].parameters = 0
@@ -89,6 +98,7 @@ def _run(text):
         assert isinstance(stmt, ast.Statement)
         _well_formed(stmt)
         assert [id(n) for n in ast_walk.walk(stmt)] == [id(n) for n in _nodes(stmt)]
+        assert ast_walk.depth(stmt) == _depth(stmt)
         try:
             check_statement(stmt)
         except ValidationException:
