@@ -36,9 +36,11 @@ from ..wire_values import to_wire
 # flipped inside a stored value would be read back as a different value. Each
 # row carries a CRC-32 of everything it holds, verified when the file opens.
 
-def item_checksum(key: bytes, size: int, text: str) -> int:
-    """CRC-32 of an item row: its key bytes, its size and its JSON text."""
-    return zlib.crc32(text.encode("utf-8"), zlib.crc32(size.to_bytes(8, "big"), zlib.crc32(key)))
+def item_checksum(key: bytes, size: int, text: str | bytes) -> int:
+    """CRC-32 of an item row: its key bytes, its size and its JSON text (or the text's UTF-8 bytes,
+    as an open reads them)."""
+    data = text.encode("utf-8") if type(text) is str else text
+    return zlib.crc32(data, zlib.crc32(size.to_bytes(8, "big"), zlib.crc32(key)))
 
 
 def table_checksum(name: str, spec: str, state: str) -> int:

@@ -25,12 +25,12 @@ from .codec import decode_item
 
 class StoredRecord(Record):
     """A ``Record`` read from a file and not decoded yet: its ``shallow`` holds the row's JSON text
-    until the first read of ``item`` decodes it (under the engine lock, as every read of a stored
-    record is). A write of its key fills it as any stored record."""
+    (its UTF-8 bytes) until the first read of ``item`` decodes it (under the engine lock, as every
+    read of a stored record is). A write of its key fills it as any stored record."""
 
     __slots__ = ()
 
-    def __init__(self, text: str, size: int):  # (Record's own would decode the item)
+    def __init__(self, text: bytes, size: int):  # (Record's own would decode the item)
         self.shallow = text
         self.size = size
         self.key = None
@@ -39,7 +39,7 @@ class StoredRecord(Record):
         if name != "item":  # (reached only for an attribute that is not set)
             raise AttributeError(name)
         try:
-            item = decode_item(self.shallow)
+            item = decode_item(self.shallow.decode("utf-8"))
         except (ValueError, KeyError, TypeError) as error:  # (its checksum held: a file written by other means)
             raise InternalServerError(f"a stored item cannot be read ({type(error).__name__}: {error}): run "
                                       "`partiql check` on the database file") from None

@@ -151,7 +151,10 @@ class SqliteStorage(Storage):
 
     def _load_table(self, engine, tid: int, name: str, spec_text: str, state_text: str) -> None:
         spec, (state, layout) = decode_spec(spec_text), decode_state(state_text)
-        rows = self._db.execute("SELECT key, size, item, crc FROM items WHERE tid = ? ORDER BY key", (tid,))
+        # why the text as bytes: an item stays its row's text until first read (``StoredRecord``); as
+        # bytes it is neither decoded here nor encoded again for its checksum, and it takes less memory
+        rows = self._db.execute("SELECT key, size, CAST(item AS BLOB), crc FROM items WHERE tid = ? ORDER BY key",
+                                (tid,))
         records = self._records(spec, rows)
         with collector_paused():
             table = restore_table(engine, spec, state, layout, records)

@@ -156,3 +156,17 @@ def test_an_item_collection_read_from_a_file_shares_one_partition_key(path):
         assert sorted(by_pk) == [f"p{n}" for n in range(5)] and all(len(keys) == 8 for keys in by_pk.values())
         for keys in by_pk.values():
             assert all(h is keys[0][0] and pk is keys[0][1] for h, pk in keys)
+
+
+@pytest.mark.parametrize("text, name", [
+    ('{"pk":{"S":"p4"},"sk":{"N":"9"},"name":{"S":"caf\\u00e9 \\ud83d\\ude00"}}', "café 😀"),  # as written: escaped
+    ('{"pk":{"S":"p4"},"sk":{"N":"9"},"name":{"S":"café 😀"}}', "café 😀"),                # other means: raw UTF-8
+])
+def test_an_opened_item_reads_back_its_text_whatever_its_characters(path, text, name):
+    db = sqlite3.connect(path, isolation_level=None)
+    key, size = db.execute("SELECT key, size FROM items WHERE item LIKE '%\"item 9\"%'").fetchone()
+    db.execute("UPDATE items SET item = ?, crc = ? WHERE key = ?", (text, item_checksum(key, size, text), key))
+    db.close()
+    with partiql.connect(path) as opened:
+        assert opened.engine.get_item(TableName="Things", Key={"pk": "p4", "sk": 9})["Item"] == {
+            "pk": "p4", "sk": Decimal(9), "name": name}
