@@ -285,20 +285,20 @@ class Store:
     def load(self, space, entries) -> None:
         """Fill ``space`` of every (empty) partition with ``entries`` — (h, pk, sort, Record) — in one step
         per partition, then split what the bytes say must be split (as ``put`` would have)."""
-        shares: dict = {}
-        starts = self._starts
+        partitions = self.partitions
+        shares: list = [[] for _ in partitions]
+        share, low, high = shares[0], partitions[0].lo, partitions[0].hi
         for h, pk, sort, record in entries:
             record.key = (h, pk) if sort is None else (h, pk, sort)
-            number = bisect_right(starts, h) - 1
-            share = shares.get(number)
-            if share is None:
-                share = shares[number] = []
+            if not low <= h < high:  # why not a bisect per entry: they come in key order, hash first
+                number = bisect_right(self._starts, h) - 1
+                share, low, high = shares[number], partitions[number].lo, partitions[number].hi
             share.append(record)
-        for number, records in shares.items():
-            partition = self.partitions[number]
-            partition.spaces[space].fill(records)
-            partition.counts[space] = len(records)
-            partition.sizes[space] = sum(record.size for record in records)
+        for partition, records in zip(partitions, shares):
+            if records:
+                partition.spaces[space].fill(records)
+                partition.counts[space] = len(records)
+                partition.sizes[space] = sum(record.size for record in records)
         self._settle()
 
     def _settle(self) -> None:

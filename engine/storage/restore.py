@@ -57,6 +57,9 @@ def restore_table(engine, spec: TableSpec, state: dict, layout: dict, records) -
     for name, value in state.items():
         setattr(table, name, value)
     _lay_out(table, layout)
+    if not spec.indexes:  # the rows straight into the partitions
+        table.store.load(MAIN, records)
+        return table
     items, entries = [], {index.name: [] for index in spec.indexes}
     collections = table.collection_bytes if table.has_lsis else None
     for h, pk, sort, record in records:

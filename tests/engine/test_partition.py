@@ -3,6 +3,8 @@
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from partiql.engine import limits
 from partiql.engine.keys import key_hash
@@ -152,3 +154,31 @@ def test_a_lookup_is_a_snapshot_even_of_an_item_overwritten_later():
     _put(store, "k", size=99)
     assert snapshot.size == 10
     assert store.get(MAIN, key_hash("k"), "k", None).size == 99
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([f"p{n}" for n in range(40)]), st.integers(0, 5)), unique=True,
+                max_size=120),
+       st.randoms(use_true_random=False), st.sampled_from([True, False]))
+def test_a_bulk_load_in_any_order_stores_what_puts_one_by_one_do(keys, shuffle, sorted_first):
+    """``Store.load`` (an open) walks entries in key order without a search per entry, and searches
+    for the ones out of order (an index's entries come in its table's order)."""
+    def entries():
+        made = [(key_hash(pk), pk, (Decimal(sk),), Record({"pk": pk, "sk": Decimal(sk)}, 10 + sk))
+                for pk, sk in keys]
+        if sorted_first:
+            made.sort(key=lambda entry: entry[:3])
+        else:
+            shuffle.shuffle(made)
+        return made
+    loaded, put_one_by_one = Store(6, {MAIN: True}), Store(6, {MAIN: True})
+    loaded.load(MAIN, entries())
+    for h, pk, sort, record in entries():
+        put_one_by_one.put(MAIN, h, pk, sort, record)
+    for store in (loaded, put_one_by_one):
+        assert len(store.partitions) == 6
+    assert ([[(r.key, r.size) for r in p.spaces[MAIN].records()] for p in loaded.partitions]
+            == [[(r.key, r.size) for r in p.spaces[MAIN].records()] for p in put_one_by_one.partitions])
+    assert [(p.counts[MAIN], p.sizes[MAIN]) for p in loaded.partitions] == [
+        (p.counts[MAIN], p.sizes[MAIN]) for p in put_one_by_one.partitions]
+    assert all(p.spaces[MAIN].get(r.key) is r for p in loaded.partitions for r in p.spaces[MAIN].records())
