@@ -30,10 +30,12 @@ def reference_speed() -> str:
 
 def timed(fn, count: int, runs: int) -> float:
     """Median seconds per call over ``runs`` runs of ``count`` calls of ``fn(i)``."""
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for i in range(count):
-            fn(i)
-        samples.append((time.perf_counter() - start) / count)
-    return statistics.median(samples)
+    return statistics.median(timed_range(fn, 0, count) / count for _ in range(runs))
+
+
+def timed_range(fn, start: int, stop: int) -> float:
+    """Seconds for ``fn(i)`` over ``i`` in [start, stop)."""
+    began = time.perf_counter()
+    for i in range(start, stop):
+        fn(i)
+    return time.perf_counter() - began

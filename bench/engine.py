@@ -30,10 +30,9 @@ import argparse
 import itertools
 from operator import attrgetter
 import statistics
-import time
 import tracemalloc
 
-from _support import reference_speed  # (must precede the partiql import)
+from _support import reference_speed, timed_range  # (must precede the partiql import)
 from decimal import Decimal
 
 from partiql.engine import Engine
@@ -177,14 +176,6 @@ def bench(size: int, runs: int, modes: list[str]) -> tuple[dict, dict]:
         for mode in costs:
             costs[mode][name] = statistics.median(ratios[mode]) - 1
     return results, costs
-
-
-def timed_range(fn, start: int, stop: int) -> float:
-    """Seconds for ``fn(i)`` over ``i`` in [start, stop)."""
-    began = time.perf_counter()
-    for i in range(start, stop):
-        fn(i)
-    return time.perf_counter() - began
 
 
 def main() -> None:

@@ -256,12 +256,12 @@ class Engine(Transactions):
             table = self.table(table_name)
             index = self._index(table, index_name)
             store, space, key = table.source(index)
-            entries = self._key_range(table, index, store, space, hash_value, sort_condition,
+            h = key_hash(hash_value)
+            entries = self._key_range(table, index, store, space, h, hash_value, sort_condition,
                                       forward, start_key)
             page = table.read_page(index, entries, limit=limit, consistent=consistent,
                                    matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
             if self.throughput.on:
-                h = key_hash(hash_value)
                 self.throughput.take_key(table, index, READ, store.partition_for(h), (h, hash_value, None),
                                          page.consumed.read_units, True)
             return page
@@ -302,8 +302,7 @@ class Engine(Transactions):
         return index
 
     @staticmethod
-    def _key_range(table, index, store, space, hash_value, condition, forward, start_key):
-        h = key_hash(hash_value)
+    def _key_range(table, index, store, space, h, hash_value, condition, forward, start_key):
         if not store.grouped[space]:  # a hash-only table holds one item per key
             return iter(()) if start_key else store.collection(space, h, hash_value)
         low, high = _bounds(condition)

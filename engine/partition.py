@@ -237,8 +237,8 @@ class Store:
     def find(self, space, h: int, pk, sort: tuple | None) -> tuple:
         """The partition holding (h, pk, sort) and a snapshot of the record stored there, or None
         (a point request's throughput is drawn on that partition)."""
-        partition = self.partitions[bisect_right(self._starts, h) - 1]
-        record = partition.spaces[space].by_key.get((h, pk) if sort is None else (h, pk, sort))
+        partition = self.partition_for(h)
+        record = partition.spaces[space].get(_key(h, pk, sort))
         return partition, (None if record is None else record.alias())
 
     def collection(self, space, h: int, pk, low=None, high=None, reverse: bool = False):
@@ -285,16 +285,16 @@ class Store:
     def load(self, space, entries) -> None:
         """Fill ``space`` of every (empty) partition with ``entries`` — (h, pk, sort, Record) — in one step
         per partition, then split what the bytes say must be split (as ``put`` would have)."""
-        partitions = self.partitions
-        shares: list = [[] for _ in partitions]
-        share, low, high = shares[0], partitions[0].lo, partitions[0].hi
+        shares: dict = {partition: [] for partition in self.partitions}
+        partition = self.partitions[0]
+        share = shares[partition]
         for h, pk, sort, record in entries:
-            record.key = (h, pk) if sort is None else (h, pk, sort)
-            if not low <= h < high:  # why not a bisect per entry: they come in key order, hash first
-                number = bisect_right(self._starts, h) - 1
-                share, low, high = shares[number], partitions[number].lo, partitions[number].hi
+            record.key = _key(h, pk, sort)
+            if not partition.lo <= h < partition.hi:  # why not a search per entry: they come in key order
+                partition = self.partition_for(h)
+                share = shares[partition]
             share.append(record)
-        for partition, records in zip(partitions, shares):
+        for partition, records in shares.items():
             if records:
                 partition.spaces[space].fill(records)
                 partition.counts[space] = len(records)
