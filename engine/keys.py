@@ -58,6 +58,12 @@ def _blake2(data: bytes) -> int:
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "big")
 
 
+def key_value(value):
+    """The attribute value of a value in a stored key: an N key read from a file is held as an int
+    (see ``storage.codec.row_key_reader``), and is a Decimal again here."""
+    return Decimal(value) if type(value) is int else value
+
+
 def key_length(value) -> int:
     """Bytes a key value counts toward the 2048 / 1024-byte key limits (N is exempt)."""
     kind = type(value)

@@ -7,10 +7,11 @@ table's items and, for a table with LSIs, each LSI's entries, which live
 with their base items as DynamoDB keeps them).
 
 A ``Space`` holds records by key and in key order; a key is ``(hash, pk)``
-(a hash-only table) or ``(hash, pk, sort)`` where ``sort`` is ``(sk,)`` for
+(a hash-only table) or ``(hash, pk, *sort)`` where ``sort`` is ``(sk,)`` for
 a table, ``(lsi_sk, sk)`` for an LSI and ``(gsi_sk, pk, sk)`` for a GSI: so
 one partition-key value's entries (its item collection) are contiguous and
-sorted. Python orders str by code point (= UTF-8 bytes), bytes unsigned and Decimal
+sorted. why flat and not ``(hash, pk, sort)``: a nested tuple is 48 bytes
+more per item, and tuples of a common head compare the same either way. Python orders str by code point (= UTF-8 bytes), bytes unsigned and Decimal
 numerically: DynamoDB's orders. Flat keys cost no per-collection structure,
 so a put of a new partition-key value is as cheap as any other.
 
@@ -196,7 +197,7 @@ class Partition:
 
 
 def _key(h: int, pk, sort):
-    return (h, pk) if sort is None else (h, pk, sort)
+    return (h, pk) if sort is None else (h, pk) + sort
 
 
 class Store:
@@ -251,8 +252,8 @@ class Store:
         if not self.grouped[space]:
             record = slots.get((h, pk))
             return iter(()) if record is None else iter((record,))
-        minimum, low_in = ((h, pk), True) if low is None else ((h, pk, low[0]), low[1])
-        maximum, high_in = ((h, pk, (TOP,)), True) if high is None else ((h, pk, high[0]), high[1])
+        minimum, low_in = ((h, pk), True) if low is None else ((h, pk) + low[0], low[1])
+        maximum, high_in = ((h, pk, TOP), True) if high is None else ((h, pk) + high[0], high[1])
         return slots.records(minimum, maximum, (low_in, high_in), reverse)
 
     def scan(self, space, after: tuple | None = None, lo: int = 0, hi: int = limits.HASH_SPACE):

@@ -17,7 +17,7 @@ from . import limits
 from .capacity import Consumed, index_write_units, read_units, write_units
 from .errors import ItemCollectionSizeLimitExceededException, ValidationException
 from .expressions.update import assigned_values
-from .keys import check_key_sizes, key_dict, key_hash
+from .keys import check_key_sizes, key_dict, key_hash, key_value
 from .partition import MAIN, Record, Store
 from .schema import IndexSpec, KeySchema, TableSpec
 from .types import NESTING, item_size, nesting_problem, type_of, values_equal
@@ -393,7 +393,7 @@ class Table:
             entries += 1
             if run > most:
                 most, largest = run, key[1]
-        return values, entries, largest, most
+        return values, entries, key_value(largest), most
 
     # ------------------------------------------------------- schema changes
     def add_gsi(self, index: IndexSpec) -> None:

@@ -129,15 +129,29 @@ def row_key(h: int, pk, sort: tuple | None) -> bytes:
     return head if sort is None else head + key_bytes(sort[0])
 
 
+def _number_key(data: bytes):
+    """An N key value read from a row key: an int when integral, else a Decimal.
+
+    why: a key of an opened item is its own object (the item stays its row's text), and an int
+    takes a quarter of a Decimal's memory; it equals, hashes and orders as the Decimal would, so
+    the partitions find and sort it alike (``keys.key_value`` gives the Decimal back).
+    """
+    try:
+        return int(data)  # (``number_text`` wrote it: digits with an optional sign, or a decimal point)
+    except ValueError:
+        return Decimal(data.decode("ascii"))
+
+
 _KEY_VALUE = {"S": lambda data: data.decode("utf-8", "surrogatepass"),
-              "N": lambda data: Decimal(data.decode("ascii")),
+              "N": _number_key,
               "B": bytes}
 
 
 def row_key_reader(schema: KeySchema):
     """A function from a row key to (hash, partition key, sort tuple or None): ``row_key``'s inverse
-    for keys of ``schema``'s types (the hash read back, cheaper than hashing the key again). Bytes
-    that are not such a key are a ValueError."""
+    for keys of ``schema``'s types (the hash read back, cheaper than hashing the key again; an
+    integral N value comes back as an int, see ``_number_key``). Bytes that are not such a key are
+    a ValueError."""
     hash_value = _KEY_VALUE[schema.hash_type]
     if schema.range_name is None:
         def read(key: bytes) -> tuple:

@@ -37,7 +37,12 @@ def test_a_row_key_reads_back_as_the_key_it_was_written_from(hash_key, range_key
     schema = KeySchema("h", hash_type, "r" if ranged else None, range_key[0] if ranged else None)
     sort = (range_key[1],) if ranged else None
     h = key_hash(pk)
-    assert row_key_reader(schema)(row_key(h, pk, sort)) == (h, pk, sort)
+    read = row_key_reader(schema)(row_key(h, pk, sort))
+    assert read == (h, pk, sort)
+    for value, back in zip((pk, *(sort or ())), (read[1], *(read[2] or ()))):
+        # an integral N key comes back as an int (a quarter of the memory), hashing as its Decimal does
+        integral = type(value) is Decimal and value == value.to_integral_value()
+        assert type(back) is (int if integral else type(value)) and hash(back) == hash(value)
 
 
 @pytest.fixture
