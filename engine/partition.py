@@ -196,7 +196,8 @@ class Partition:
                 "ItemCount": self.items, "SizeBytes": self.bytes}
 
 
-def _key(h: int, pk, sort):
+def stored_key(h: int, pk, sort: tuple | None) -> tuple:
+    """The key a space stores an entry under: ``(h, pk)`` or ``(h, pk, *sort)``."""
     return (h, pk) if sort is None else (h, pk) + sort
 
 
@@ -239,7 +240,7 @@ class Store:
         """The partition holding (h, pk, sort) and a snapshot of the record stored there, or None
         (a point request's throughput is drawn on that partition)."""
         partition = self.partition_for(h)
-        record = partition.spaces[space].get(_key(h, pk, sort))
+        record = partition.spaces[space].get(stored_key(h, pk, sort))
         return partition, (None if record is None else record.alias())
 
     def collection(self, space, h: int, pk, low=None, high=None, reverse: bool = False):
@@ -263,7 +264,7 @@ class Store:
         """
         start, inclusive = (lo,), True
         if after is not None and after[0] >= lo:
-            start, inclusive = _key(*after), False
+            start, inclusive = stored_key(*after), False
         first = bisect_right(self._starts, start[0]) - 1
         # (hi,) sorts after every key whose hash is below hi and before the rest
         return chain.from_iterable(partition.spaces[space].records(start, (hi,), (inclusive, False))
@@ -273,7 +274,7 @@ class Store:
     def put(self, space, h: int, pk, sort: tuple | None, record: Record) -> Record | None:
         """Store an entry, returning the one it replaced."""
         partition = self.partition_for(h)
-        old = partition.spaces[space].put(_key(h, pk, sort), record)
+        old = partition.spaces[space].put(stored_key(h, pk, sort), record)
         if old is None:
             partition.counts[space] += 1
             partition.sizes[space] += record.size
@@ -283,14 +284,15 @@ class Store:
             self._split(partition)
         return old
 
-    def load(self, space, entries) -> None:
-        """Fill ``space`` of every (empty) partition with ``entries`` — (h, pk, sort, Record) — in one step
-        per partition, then split what the bytes say must be split (as ``put`` would have)."""
+    def load(self, space, records) -> None:
+        """Fill ``space`` of every (empty) partition with ``records``, each keyed (``Record.key``, see
+        ``stored_key``), in one step per partition, then split what the bytes say must be split (as
+        ``put`` would have)."""
         shares: dict = {partition: [] for partition in self.partitions}
         partition = self.partitions[0]
         share = shares[partition]
-        for h, pk, sort, record in entries:
-            record.key = _key(h, pk, sort)
+        for record in records:
+            h = record.key[0]
             if not partition.lo <= h < partition.hi:  # why not a search per entry: they come in key order
                 partition = self.partition_for(h)
                 share = shares[partition]
@@ -316,7 +318,7 @@ class Store:
     def remove(self, space, h: int, pk, sort: tuple | None) -> Record | None:
         """Remove an entry, returning it (None when absent)."""
         partition = self.partition_for(h)
-        old = partition.spaces[space].pop(_key(h, pk, sort))
+        old = partition.spaces[space].pop(stored_key(h, pk, sort))
         if old is not None:
             partition.counts[space] -= 1
             partition.sizes[space] -= old.size

@@ -148,26 +148,33 @@ _KEY_VALUE = {"S": lambda data: data.decode("utf-8", "surrogatepass"),
 
 
 def row_key_reader(schema: KeySchema):
-    """A function from a row key to (hash, partition key, sort tuple or None): ``row_key``'s inverse
-    for keys of ``schema``'s types (the hash read back, cheaper than hashing the key again; an
-    integral N value comes back as an int, see ``_number_key``). Bytes that are not such a key are
-    a ValueError."""
+    """A function from a row key to the key the table's partitions store its item under, ``(hash,
+    partition key)`` or ``(hash, partition key, sort key)`` (``partition.stored_key``): ``row_key``'s
+    inverse for keys of ``schema``'s types (the hash read back, cheaper than hashing the key again;
+    an integral N value comes back as an int, see ``_number_key``). Bytes that are not such a key
+    are a ValueError."""
     hash_value = _KEY_VALUE[schema.hash_type]
     if schema.range_name is None:
         def read(key: bytes) -> tuple:
-            return int.from_bytes(key[:8], "big"), hash_value(key[10:]), None
+            return int.from_bytes(key[:8], "big"), hash_value(key[10:])
         return read
     range_value = _KEY_VALUE[schema.range_type]
-    last = [b"", None, None]  # the previous row's hash and partition key bytes, and their values
+
+    def read_head(key: bytes) -> tuple:
+        end = 10 + int.from_bytes(key[8:10], "big")
+        return key[:end], end, int.from_bytes(key[:8], "big"), hash_value(key[10:end])
+    # the previous row's head (hash, pk length, pk bytes), its length, hash and partition key; first a
+    # well-formed head (hash 0, pk "0"), so that a key beginning with it is read right too
+    head, end, h, pk = read_head(bytes(8) + b"\x00\x010")
 
     def read_ranged(key: bytes) -> tuple:
         # why the previous row's: rows come in key order, so an item collection's rows follow one
-        # another, and they share one hash and one partition-key object (memory, on open)
-        end = 10 + int.from_bytes(key[8:10], "big")
-        head = key[:end]
-        if head != last[0]:
-            last[:] = head, int.from_bytes(key[:8], "big"), hash_value(key[10:end])
-        return last[1], last[2], (range_value(key[end:]),)
+        # another, and they share one hash and one partition-key object (memory, on open); and the
+        # head is read once per collection (``startswith`` is exact: the head holds the pk's length)
+        nonlocal head, end, h, pk
+        if not key.startswith(head):
+            head, end, h, pk = read_head(key)
+        return h, pk, range_value(key[end:])
     return read_ranged
 
 

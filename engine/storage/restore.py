@@ -16,7 +16,7 @@ their entries, so its items are decoded on open.
 from __future__ import annotations
 
 from ..errors import InternalServerError
-from ..partition import MAIN, Record
+from ..partition import MAIN, Record, stored_key
 from ..schema import TableSpec
 from ..table import Table
 from ..types import shallow_containers
@@ -30,10 +30,10 @@ class StoredRecord(Record):
 
     __slots__ = ()
 
-    def __init__(self, text: bytes, size: int):  # (Record's own would decode the item)
+    def __init__(self, text: bytes, size: int, key: tuple):  # (Record's own would decode the item)
         self.shallow = text
         self.size = size
-        self.key = None
+        self.key = key
 
     def __getattr__(self, name: str):
         if name != "item":  # (reached only for an attribute that is not set)
@@ -50,8 +50,8 @@ class StoredRecord(Record):
 def restore_table(engine, spec: TableSpec, state: dict, layout: dict, records) -> Table:
     """Add the table to ``engine`` with its saved attributes and partitions, then its items.
 
-    ``records`` yields (partition-key hash, partition key, sort tuple or None, ``Record``) per item,
-    best in storage order.
+    ``records`` yields each item's ``Record``, keyed as the table's partitions store it
+    (``partition.stored_key``), best in storage order.
     """
     table = engine.add_table(spec)
     for name, value in state.items():
@@ -62,16 +62,20 @@ def restore_table(engine, spec: TableSpec, state: dict, layout: dict, records) -
         return table
     items, entries = [], {index.name: [] for index in spec.indexes}
     collections = table.collection_bytes if table.has_lsis else None
-    for h, pk, sort, record in records:
-        items.append((h, pk, sort, record))
+    for record in records:
+        items.append(record)
+        collection_bytes = record.size  # (the item and its LSI entries)
         for index in spec.indexes:
             entry = table.entry(index, record)
             if entry is not None:
-                entries[index.name].append(entry)
-                if collections is not None and index.kind == "LSI":
-                    collections[pk] = collections.get(pk, 0) + entry[3].size
+                h, pk, sort, projected = entry
+                projected.key = stored_key(h, pk, sort)
+                entries[index.name].append(projected)
+                if index.kind == "LSI":
+                    collection_bytes += projected.size
         if collections is not None:
-            collections[pk] = collections.get(pk, 0) + record.size
+            pk = record.key[1]
+            collections[pk] = collections.get(pk, 0) + collection_bytes
     table.store.load(MAIN, items)
     for index in spec.indexes:
         store, space = table._index_store(index)

@@ -181,13 +181,12 @@ class SqliteStorage(Storage):
             streams.restore_change(shard, stream_rows.decode_change(seq, text, stream.key_schema))
 
     def _records(self, spec, rows):
-        """(partition-key hash, partition key, sort tuple or None, StoredRecord) of each stored item
-        row, once its checksum holds."""
+        """A keyed ``StoredRecord`` of each stored item row, once its checksum holds."""
         read_key = row_key_reader(spec.key)
         for key, size, text, crc in rows:
             if item_checksum(key, size, text) != crc:
                 raise file_format.damaged_item(self.path, spec.name, spec.key, key, text)
-            yield (*read_key(key), StoredRecord(text, size))
+            yield StoredRecord(text, size, read_key(key))
 
     # ---------------------------------------------------------------- writes
     def persist(self, mutations: list, changes: list | None = None) -> None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from partiql.engine import limits
 from partiql.engine.keys import key_hash
-from partiql.engine.partition import MAIN, Record, Store
+from partiql.engine.partition import MAIN, Record, Store, stored_key
 from partiql.engine.schema import KeySchema, TableSpec, Throughput
 
 
@@ -172,7 +172,10 @@ def test_a_bulk_load_in_any_order_stores_what_puts_one_by_one_do(keys, shuffle, 
             shuffle.shuffle(made)
         return made
     loaded, put_one_by_one = Store(6, {MAIN: True}), Store(6, {MAIN: True})
-    loaded.load(MAIN, entries())
+    made = entries()
+    for h, pk, sort, record in made:
+        record.key = stored_key(h, pk, sort)
+    loaded.load(MAIN, [record for *_, record in made])
     for h, pk, sort, record in entries():
         put_one_by_one.put(MAIN, h, pk, sort, record)
     for store in (loaded, put_one_by_one):
