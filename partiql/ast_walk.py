@@ -23,37 +23,43 @@ def _child_fields(cls: type) -> tuple[str, ...]:
                  if not set(re.findall(r"\w+", cls.__annotations__[name])) <= _LEAF_WORDS)
 
 
-def _stack_children(node: Node, stack: list) -> None:
-    """Push the nodes directly under ``node`` on ``stack``, last first (so that popping it
-    yields source order)."""
-    for name in _child_fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, tuple):
-            stack.extend(reversed(value))
-        elif value is not None:
-            stack.append(value)
+_STACKERS: dict = {}  # node class -> its ``_stacker``
+
+
+def _stacker(cls: type):
+    """A function pushing the nodes directly under a node of ``cls`` on a stack, last first (so
+    that popping it yields source order), written out field by field. why: every new statement's
+    plan walks its tree twice (``depth``, the WHERE), and a loop over the field names with
+    ``getattr`` was most of that walk."""
+    lines = "".join(f"    value = node.{name}\n"
+                    "    if isinstance(value, tuple):\n        stack.extend(reversed(value))\n"
+                    "    elif value is not None:\n        stack.append(value)\n" for name in _child_fields(cls))
+    scope: dict = {}
+    exec(f"def stack_children(node, stack):\n{lines or '    pass'}\n", scope)
+    _STACKERS[cls] = scope["stack_children"]
+    return _STACKERS[cls]
 
 
 def walk(node: Node) -> Iterator[Node]:
     """``node`` and all its descendants, depth first, in source order.
 
     It looks only at the fields that may hold nodes (the planner walks every WHERE)."""
-    stack = [node]
+    stack, stackers = [node], _STACKERS
     while stack:
         current = stack.pop()
         yield current
-        _stack_children(current, stack)
+        (stackers.get(type(current)) or _stacker(type(current)))(current, stack)
 
 
 def depth(node: Node) -> int:
     """How many nodes deep ``node``'s tree is (a lone node: 1): level by level, no
     per-node bookkeeping (every new statement's plan measures it)."""
-    levels, level = 0, [node]
+    levels, level, stackers = 0, [node], _STACKERS
     while level:
         levels += 1
         below: list = []
         for current in level:
-            _stack_children(current, below)
+            (stackers.get(type(current)) or _stacker(type(current)))(current, below)
         level = below
     return levels
 

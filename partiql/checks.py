@@ -54,8 +54,11 @@ def check_statement(stmt: ast.Statement) -> None:
 def projected_name(path: ast.Path) -> str:
     """The top-level name DynamoDB returns a projected path under: its last named
     component plus any list subscripts after it (`m.k[1]` -> `k[1]`)."""
-    last = max(i for i, step in enumerate(path.steps) if isinstance(step, ast.Attr))
-    return path.steps[last].name + "".join(f"[{s.value}]" for s in path.steps[last + 1:])
+    steps = path.steps
+    if type(steps[-1]) is ast.Attr:  # (the usual projection: a name)
+        return steps[-1].name
+    last = max(i for i, step in enumerate(steps) if isinstance(step, ast.Attr))
+    return steps[last].name + "".join(f"[{s.value}]" for s in steps[last + 1:])
 
 
 def _nothing(stmt) -> None:

@@ -2,6 +2,9 @@
 ValidationException, never in another exception (and never leak a Lark tree); the
 parser's own LALR loop makes the tree Lark's parser makes, and gives up where Lark refuses."""
 
+import re
+import re._parser as re_parser
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -107,6 +110,75 @@ def _run(text):
 
 def test_the_installed_lark_keeps_the_fast_loop():
     assert parser.fast_loop() is not None
+
+
+def _may_begin_with(parsed, char: str) -> tuple[bool, bool]:
+    """(whether a match of the parsed regex may begin with ``char``, whether it may be empty)."""
+    code = ord(char)
+    for op, arg in parsed:
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            begins, empty = _may_begin_with(arg[2], char)
+            if begins:
+                return True, False
+            if arg[0] > 0 and not empty:
+                return False, False
+            continue
+        if name in ("SUBPATTERN", "ATOMIC_GROUP"):
+            begins, empty = _may_begin_with(arg[-1], char)
+        elif name == "BRANCH":
+            outcomes = [_may_begin_with(branch, char) for branch in arg[1]]
+            begins, empty = any(b for b, _ in outcomes), any(e for _, e in outcomes)
+        elif name in ("AT", "ASSERT_NOT", "ASSERT"):  # (match nothing themselves; a lookahead may be wider)
+            begins, empty = name == "ASSERT" and _may_begin_with(arg[1], char)[0], True
+        elif name == "LITERAL":
+            begins, empty = arg == code, False
+        elif name == "NOT_LITERAL":
+            begins, empty = arg != code, False
+        elif name == "ANY":
+            begins, empty = char != "\n", False
+        elif name == "IN":
+            begins, empty = re.fullmatch(_class_text(arg), char) is not None, False
+        else:
+            raise AssertionError(f"the test cannot read a regex with {name}")
+        if begins or not empty:
+            return begins, empty
+    return False, True
+
+
+def _class_text(items) -> str:
+    """A character class back as regex text (enough to test one character against it)."""
+    parts, negated = [], False
+    for op, arg in items:
+        name = str(op)
+        if name == "NEGATE":
+            negated = True
+        elif name == "LITERAL":
+            parts.append(re.escape(chr(arg)))
+        elif name == "RANGE":
+            parts.append(f"{re.escape(chr(arg[0]))}-{re.escape(chr(arg[1]))}")
+        elif name == "CATEGORY":
+            parts.append({"CATEGORY_SPACE": r"\s", "CATEGORY_NOT_SPACE": r"\S", "CATEGORY_DIGIT": r"\d",
+                          "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W"}[str(arg)])
+        else:
+            raise AssertionError(f"the test cannot read a character class with {name}")
+    return f"[{'^' if negated else ''}{''.join(parts)}]"
+
+
+@pytest.mark.parametrize("regex, begins", [
+    (r"\s+", True), (r"[^\n]*x", True), (r"--[^\n]*", False), (r"(?:a|\s)b", True), (r"a?\sb", True),
+    (r"a?b", False), (r"[A-Za-z_]\w*", False), (r"\/(?!\*)", False), (r"(?= )x*", True), (r"[ -~]", True)])
+def test_the_first_character_reading_of_a_regex(regex, begins):
+    assert _may_begin_with(re_parser.parse(regex), " ")[0] is begins
+
+
+def test_a_space_can_begin_no_token_but_the_ignored_whitespace():
+    """What the loop's skipping of spaces without the lexer's regex rests on (``LalrLoop.parse``)."""
+    lark, _ = parser.lark_parser()
+    ignored = set(lark.lexer_conf.ignore)
+    beginning = {terminal.name for terminal in lark.terminals
+                 if _may_begin_with(re_parser.parse(terminal.pattern.to_regexp()), " ")[0]}
+    assert beginning and beginning <= ignored and not beginning & set(lark.lexer_conf.callbacks)
 
 
 @pytest.mark.parametrize("text", SEEDS)
