@@ -23,7 +23,7 @@ from .keys import key_from_item, key_hash
 from .partition import TOP, Record
 from .schema import IndexSpec, TableSpec
 from .storage import MemoryStorage, Storage
-from .table import UPDATE_TOO_LARGE, Mutation, Page, Table
+from .table import BULK_PUTS, UPDATE_TOO_LARGE, Mutation, Page, Table
 from .streams import Streams
 from .throughput import Draw, Throughput
 from .throughput.draws import ScanTally, read_resource, table_draws, write_draws
@@ -167,8 +167,11 @@ class Engine(Transactions):
         # why the test: a write to a database without streams pays one lookup
         changes = self.streams.prepare(mutations) if self.streams.by_arn else None
         self.storage.persist(mutations, changes)  # the changes' records in the same transaction
-        for mutation in mutations:
-            mutation.table.commit(mutation)
+        if len(mutations) >= BULK_PUTS and all(mutation.table is mutations[0].table for mutation in mutations):
+            mutations[0].table.commit_all(mutations)  # (an import)
+        else:
+            for mutation in mutations:
+                mutation.table.commit(mutation)
         if changes:  # (None, or [] when nothing changed)
             self.streams.publish(changes)
 

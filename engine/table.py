@@ -23,6 +23,7 @@ from .schema import IndexSpec, KeySchema, TableSpec
 from .types import NESTING, item_size, nesting_problem, type_of, values_equal
 
 ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
+BULK_PUTS = 1_000  # the engine commits a run of writes this long to one table with ``commit_all`` (an import)
 _CONTAINERS = (dict, list)
 UPDATE_TOO_LARGE = "Item size to update has exceeded the maximum allowed size"
 # An index key an UpdateExpression computed (item-api §3.10, §2.6); one the request
@@ -260,6 +261,23 @@ class Table:
                 self.store.remove(MAIN, mutation.h, mutation.pk, mutation.sort)
         else:
             self.store.put(MAIN, mutation.h, mutation.pk, mutation.sort, mutation.new)
+        self._commit_entries(mutation)
+
+    def commit_all(self, mutations: list) -> None:
+        """Apply prepared mutations of this table in order, as ``commit`` one by one does. Puts alone,
+        to a table without LSIs (whose entries share the items' partitions), store their items in one
+        step per partition (``Store.put_all``), then their index entries: the engine's way for a long
+        run of them (``BULK_PUTS``, an import)."""
+        if (self.has_lsis or any(m.new is None for m in mutations)
+                or not self.store.put_all(MAIN, [(m.h, m.pk, m.sort, m.new) for m in mutations])):
+            for mutation in mutations:
+                self.commit(mutation)
+            return
+        for mutation in mutations:
+            self._commit_entries(mutation)
+
+    def _commit_entries(self, mutation: Mutation) -> None:
+        """A committed item's index entries and collection size."""
         for change in mutation.changes:
             self._apply_index_change(change)
         if self.has_lsis:
