@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from partiql.engine.errors import SerializationException, ValidationException
 from partiql.engine.types import (checked_number, from_python, item_size, nesting_problem, normalize_number,
-                                  number_problem, number_size, parse_number, type_of, values_equal)
+                                  number_problem, number_size, number_text, parse_number, type_of, values_equal)
 from partiql.engine.wire_values import from_wire, to_wire
 
 # spec §5.3: number_size examples
@@ -87,6 +87,13 @@ def test_the_plain_integer_fast_path_agrees_with_the_general_checks(number):
             checked_number(number)
     else:
         assert str(checked_number(number)) == str(normalize_number(number))
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False, places=None)
+       | st.builds(lambda digits, exponent: Decimal(f"{digits}E{exponent}"), st.integers(-10 ** 40, 10 ** 40),
+                   st.integers(-140, 130)))
+def test_number_text_is_plain_decimal_text(number):
+    assert number_text(number) == format(number, "f") and "E" not in number_text(number)
 
 
 def test_keys_compare_by_value():

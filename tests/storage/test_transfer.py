@@ -8,10 +8,13 @@ import json
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import partiql
 from partiql.engine.errors import ResourceNotFoundException
 from partiql.transfer import TransferError
+from partiql.transfer_formats import _PLAIN_JSON, _load_json
 
 from .helpers import attribute_types, create_simple, file_rows, key_schema
 
@@ -293,3 +296,25 @@ def test_an_import_into_a_file_database_is_one_storage_transaction(path, tmp_pat
         assert file_rows(path) == 300
     with partiql.connect(path) as db:
         assert db.engine.tables["Items"].item_count == 300
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+                 | st.decimals(allow_nan=False, allow_infinity=False).map(lambda d: float(d) if d.is_finite() else 0),
+                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                 max_leaves=8).map(json.dumps),
+    st.text(alphabet=' \t\n\r{}[]":,0123456789.eE-+truefalsnx\u00a0', max_size=30)),
+    st.sampled_from(["", "\n", " \n", "\r\n", "\u00a0", " x"]), st.sampled_from(["", " ", "\t"]))
+def test_a_json_line_reads_as_the_decoder_reads_it(body, tail, head):
+    """``_load_json`` reads a line through the decoder's scanner: the same value, or the decoder's own error."""
+    text = head + body + tail
+    try:
+        expected = ("value", _PLAIN_JSON(text))
+    except ValueError as error:
+        expected = ("error", type(error), str(error))
+    try:
+        found = ("value", _load_json(text))
+    except ValueError as error:
+        found = ("error", type(error), str(error))
+    assert found == expected
