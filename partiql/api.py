@@ -26,11 +26,15 @@ from .result import PlanSummary, Result
 from .statements import StatementRunner
 
 
+MEMORY = ":memory:"
+
+
 def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",
             limits: Limits | None = None, throughput: str = "report", adaptive_capacity: bool = True,
             clock=None, scan_policy: str | None = None, read_only: bool = False, endpoint_url: str | None = None,
             region: str | None = None, profile: str | None = None):
-    """Open a database: in memory (``path`` None) or a durable single file.
+    """Open a database: in memory (``path`` None, or ``":memory:"`` as SQLite spells it) or a
+    durable single file.
 
     ``connect("app.db")`` opens ``app.db``, creating it if needed, with its
     tables, indexes, items and settings; every write, batch and transaction
@@ -67,6 +71,8 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     there) are decided before anything is sent, ``read_only`` refuses writes
     before they are sent. It needs boto3 (``pip install 'partiql-ddb[aws]'``).
     """
+    if isinstance(path, str) and path == MEMORY:  # (not a file named so: SQLite's word, as users write it)
+        path = None
     if endpoint_url is not None or region is not None or profile is not None:
         if path is not None:
             raise ValueError("connect() takes a database file or an endpoint (endpoint_url, region, profile), "

@@ -66,3 +66,18 @@ def test_a_killed_holder_releases_the_file(path):
     holder.wait(30)
     with partiql.connect(path) as db:
         assert db.table_names() == []
+
+
+def test_memory_as_sqlite_spells_it_is_a_database_in_memory_in_every_process(tmp_path):
+    """``connect(":memory:")`` takes no file and no lock: two programs in one folder each have their own
+    (it was once a SQLite in-memory file with a lock file named ":memory:-lock" in the working folder)."""
+    script = ("import partiql; db = partiql.connect(':memory:'); "
+              "db.execute(\"CREATE TABLE Things PRIMARY KEY (pk STRING HASH)\"); print(db.engine.storage.durable)")
+    with partiql.connect(":memory:") as db:
+        assert not db.engine.storage.durable
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                              cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "False\n"), done.stderr
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError, match="read_only takes a database file"):
+        partiql.connect(":memory:", read_only=True)
