@@ -85,7 +85,8 @@ def open_rss(path: str) -> int:
     """The bytes opening ``path`` adds to this process's resident set (its modules already imported)."""
     import partiql
 
-    partiql.connect(":memory:").close()  # (imports what an open imports: not the database's memory)
+    with tempfile.TemporaryDirectory(prefix="partiql-scale-") as folder:  # (an open's imports: not its items)
+        partiql.connect(os.path.join(folder, "warm.db")).close()
     gc.collect()
     before = _resident()
     db = partiql.connect(path)

@@ -11,7 +11,6 @@ import argparse
 import sys
 
 from partiql.engine.storage import StorageError
-from partiql.engine.storage.integrity import backup_file, check_file
 
 COMMANDS = ("check", "backup")
 
@@ -32,6 +31,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list, stdout=None, stderr=None) -> int:
     """Run ``check`` or ``backup``; the exit status."""
+    # why here: the shell routes every command line through this module, and the integrity
+    # checks import SQLite's whole storage stack, which a session in memory never uses
+    from partiql.engine.storage.integrity import backup_file, check_file
+
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     args = parser().parse_args(argv)
     try:

@@ -108,7 +108,7 @@ try:
     runpy.run_module("partiql.shell", run_name="__main__")
 except SystemExit:
     pass
-print(sorted({m.split(".")[0] for m in sys.modules} & {"prompt_toolkit", "pygments"}), file=sys.stderr)
+print(sorted({m.split(".")[0] for m in sys.modules} & {"prompt_toolkit", "pygments", "sqlite3"}), file=sys.stderr)
 """
 
 
@@ -117,7 +117,7 @@ print(sorted({m.split(".")[0] for m in sys.modules} & {"prompt_toolkit", "pygmen
     (["-f", "{script}"], ""),
     ([], "SHOW TABLES;\n.help\n.tables\n"),
 ])
-def test_scripts_never_import_prompt_toolkit_or_pygments(tmp_path, args, stdin):
+def test_scripts_in_memory_never_import_prompt_toolkit_pygments_or_sqlite(tmp_path, args, stdin):
     script = tmp_path / "s.sql"
     script.write_text("SHOW TABLES;\nEXPLAIN SELECT * FROM Nope;\n.describe Nope\n")
     args = [a.format(script=script) for a in args]
