@@ -113,10 +113,10 @@ class Table:
         return Store(count, {MAIN: True}, self.limits.partition_bytes)
 
     # ------------------------------------------------------------------ keys
-    def locate(self, hash_value, range_value=None) -> tuple:
-        """(hash, pk, sort tuple) of a table key."""
+    def locate(self, hash_value, range_value=None, h: int | None = None) -> tuple:
+        """(hash, pk, sort tuple) of a table key (``h``: the partition key's hash, when known)."""
         sort = None if self.spec.key.range_name is None else (range_value,)
-        return key_hash(hash_value), hash_value, sort
+        return key_hash(hash_value) if h is None else h, hash_value, sort
 
     def key_of(self, pk, sort) -> dict:
         return key_dict(self.spec.key, pk, None if sort is None else sort[0])

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from partiql.engine.errors import DynamoDBError
-from partiql.engine.keys import key_from_item
+from partiql.engine.keys import key_from_item, key_hash
 from partiql.engine.partition import MAIN
 from partiql.engine.storage import collector_paused
 
@@ -235,8 +235,9 @@ def stage_rows(read, context: Context, report: ImportReport, progress, keyed) ->
                 if problem is not None:
                     report.errors.append((line, problem))
                     continue
-                report.replaced += key in staged
+                count = len(staged)
                 staged[key] = (line, extra, item)
+                report.replaced += len(staged) == count  # (one lookup, not two)
         except FileProblem as problem:
             raise TransferError(f"cannot import {path}: {problem}", report) from None
     return staged
@@ -247,9 +248,17 @@ def _import(engine, table, read, context: Context, report: ImportReport, continu
     path, table_name = report.path, report.table
     key_schema = table.spec.key
 
+    hashes: dict = {}  # partition key -> its hash, for this import's items
+
     def keyed(item: dict) -> tuple:
-        located = table.locate(*key_from_item(key_schema, item))
-        return located[1:], located
+        # why its own memo: an import's items share partition keys (item collections), more of them
+        # than the engine's cache of key hashes holds, and they come in any order
+        hash_value, range_value = key_from_item(key_schema, item)
+        h = hashes.get(hash_value)
+        if h is None:
+            h = hashes[hash_value] = key_hash(hash_value)
+        located = table.locate(hash_value, range_value, h)
+        return located, located  # (the hash rides along: one key, no copy)
 
     staged = stage_rows(read, context, report, progress, keyed)
     with engine.lock:  # why: prepared against the stored items, applied before anyone else writes
@@ -272,16 +281,22 @@ def _prepare(table, staged: dict, report: ImportReport, progress) -> list:
     """The write path's own validation of each item (sizes, nesting, index keys) over what is stored."""
     mutations, errors = [], []
     total = len(staged)
+    # why: an import into an empty table (the usual one) replaces nothing; staged keys are distinct
+    lookup = table.lookup if table.item_count else _nothing_stored
     for number, (line, located, item) in enumerate(staged.values(), 1):
         if progress and number % PROGRESS_EVERY == 0:
             progress("write", number, total)
         try:
-            mutations.append(table.prepare(located, table.lookup(located), item))
+            mutations.append(table.prepare(located, lookup(located), item))
         except DynamoDBError as error:
             errors.append((line, reason(error)))
     if errors:
         report.errors = sorted(report.errors + errors)
     return mutations
+
+
+def _nothing_stored(located: tuple) -> None:
+    return None
 
 
 def _failure(report: ImportReport) -> str:
