@@ -147,7 +147,7 @@ def _sniff(path: str) -> str:
             if line.strip():
                 try:
                     return "ddb-json" if is_wire_item(json.loads(line)) else "json"
-                except ValueError:
+                except (ValueError, RecursionError):
                     return "json"  # the reader reports the line
     return "json"
 

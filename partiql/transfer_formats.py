@@ -36,7 +36,7 @@ from typing import Callable, Iterator
 
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.schema import TableSpec, all_key_names
-from partiql.engine.types import ALL_TYPES, checked_number, number_text, parse_number
+from partiql.engine.types import ALL_TYPES, NESTING, checked_number, number_text, parse_number
 from partiql.engine.wire_values import from_wire, item_from_wire, item_to_wire
 
 
@@ -208,6 +208,8 @@ def declared(kind: str, value, from_text: bool):
             value = _load_json(value)
         except ValueError as error:
             raise ValueError(f"expected JSON text for type {kind}: {error}") from None
+        except RecursionError:
+            raise ValueError(f"expected JSON text for type {kind}: {NESTING}") from None
     return _DECLARED[kind](value)
 
 
@@ -229,6 +231,9 @@ def _json_items(stream, loads, convert) -> Iterator[tuple]:
         except ValueError as error:  # bad UTF-8
             yield line, None, f"not valid JSON: {error}"
             continue
+        except RecursionError:  # (nested past Python's stack: far past DynamoDB's 32 levels)
+            yield line, None, NESTING
+            continue
         if not isinstance(value, dict):
             yield line, None, f"expected a JSON object, found {type(value).__name__}"
             continue
@@ -236,6 +241,8 @@ def _json_items(stream, loads, convert) -> Iterator[tuple]:
             yield line, convert(value), None
         except (DynamoDBError, ValueError) as error:
             yield line, None, reason(error)
+        except RecursionError:
+            yield line, None, NESTING
 
 
 def is_wire_item(value) -> bool:

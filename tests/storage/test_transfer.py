@@ -225,6 +225,27 @@ def test_a_later_row_with_the_same_key_replaces_the_earlier(db, tmp_path):
     assert _items(db, "Items") == [{"pk": "a", "sk": Decimal(1), "v": Decimal(2)}]
 
 
+DEEP = 100_000  # levels: past Python's stack, as a file can be
+
+
+@pytest.mark.parametrize("name, text, format, types, problem", [
+    ("deep.jsonl", '{"pk": "a", "sk": 1, "x": ' + "[" * DEEP + "1" + "]" * DEEP + "}\n", None, None,
+     "Nesting Levels have exceeded supported limits"),
+    ("deeper-than-convert.jsonl", '{"pk": "a", "sk": 1, "x": ' + "[" * 990 + "1" + "]" * 990 + "}\n", "json",
+     None, "Nesting Levels have exceeded supported limits"),
+    ("deep.ddb.jsonl", '{"pk": {"S": "a"}, "sk": {"N": "1"}, "x": ' + '{"L": [' * DEEP + '{"N": "1"}'
+     + "]}" * DEEP + "}\n", "ddb-json", None, "Nesting Levels have exceeded supported limits"),
+    ("deep.csv", "pk,sk,x\na,1," + "[" * 30_000 + "1" + "]" * 30_000 + "\n", "csv", {"x": "L"},  # (< a field's limit)
+     "x: expected JSON text for type L: Nesting Levels have exceeded supported limits"),
+], ids=["json", "json-deeper-than-conversion", "ddb-json", "csv-declared-list"])
+def test_a_value_nested_past_pythons_stack_is_a_bad_row(db, tmp_path, name, text, format, types, problem):
+    source = tmp_path / name
+    source.write_text(text)
+    with pytest.raises(TransferError) as caught:
+        db.import_items("Items", source, format, types=types)
+    assert caught.value.report.errors == [(2 if format == "csv" else 1, problem)]
+
+
 # ------------------------------------------------------------ the caller's mistakes
 
 def test_unknown_table_format_types_or_file(db, tmp_path):
