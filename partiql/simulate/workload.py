@@ -112,6 +112,8 @@ def parse(text: str, source: str = "<workload>") -> Workload:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise WorkloadError(f"{source}: not TOML: {error}") from None
+    except RecursionError:  # (tomllib reads nested arrays and tables recursively)
+        raise WorkloadError(f"{source}: not a workload: arrays or tables nested too deeply to read") from None
     unknown = sorted(set(document) - set(TOP_LEVEL))
     if unknown:
         raise WorkloadError(f"{source}: unknown setting {', '.join(unknown)} (it takes duration, seed, tables, "

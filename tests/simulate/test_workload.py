@@ -88,6 +88,8 @@ def test_a_workload_parses():
 
 @pytest.mark.parametrize("text, message", [
     ("duration = ", "w.toml: not TOML: "),
+    ("a = " + "[" * 5_000 + "1" + "]" * 5_000, "w.toml: not a workload: arrays or tables nested too deeply to read"),
+    ("a = " + "{ b = " * 5_000 + "1" + " }" * 5_000, "w.toml: not a workload: arrays or tables nested too deeply"),
     ("durations = 5\n" + PATTERN, "w.toml: unknown setting durations (it takes duration, seed, tables"),
     ("duration = 0\n" + PATTERN, "w.toml: duration takes seconds from 1 to 3600, not 0"),
     ("duration = 5000\n" + PATTERN, "w.toml: duration takes seconds from 1 to 3600, not 5000"),
