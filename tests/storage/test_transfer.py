@@ -339,3 +339,28 @@ def test_a_json_line_reads_as_the_decoder_reads_it(body, tail, head):
     except ValueError as error:
         found = ("error", type(error), str(error))
     assert found == expected
+
+
+FILE_PIECES = ['{"pk": "a", "sk": 1}', '{"pk": {"S": "a"}, "sk": {"N": "1"}}', '{"Item": {"pk": {"S": "b"}}}',
+               "pk,sk,x", "a,1,[1]", '"', "\n", ",", "{", "}", "[", "]", ":", '"N"', '"S"', '"L"', '"M"',
+               '"BS"', '"B"', '"NULL": true', "1e400", "-0", "\u00e9", "\ud800", "\x00", "\r\n", " ", "\ufeff"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(FILE_PIECES), max_size=30).map("".join), st.sampled_from([None, "json", "ddb-json",
+                                                                                        "csv"]),
+       st.booleans())
+def test_any_file_imports_or_fails_with_a_transfer_error(tmp_path_factory, text, format, continue_on_error):
+    """No file content ends an import in another exception: rows are imported or reported bad."""
+    source = tmp_path_factory.mktemp("fuzz") / ("rows.csv" if format == "csv" else "rows.jsonl")
+    source.write_bytes(text.encode("utf-8", "surrogatepass"))
+    with partiql.connect() as db:
+        create_simple(db.engine, "Items")
+        try:
+            report = db.import_items("Items", source, format, continue_on_error=continue_on_error,
+                                     types={"x": "L"} if format == "csv" and text.startswith("pk,sk,x") else None)
+        except TransferError as error:
+            assert error.report is not None and (error.report.errors or "cannot import" in str(error))
+            assert _items(db, "Items") == []  # (nothing half-applied)
+        else:
+            assert report.imported == len(_items(db, "Items"))
