@@ -10,10 +10,12 @@ A ``Space`` holds records by key and in key order; a key is ``(hash, pk)``
 (a hash-only table) or ``(hash, pk, *sort)`` where ``sort`` is ``(sk,)`` for
 a table, ``(lsi_sk, sk)`` for an LSI and ``(gsi_sk, pk, sk)`` for a GSI: so
 one partition-key value's entries (its item collection) are contiguous and
-sorted. why flat and not ``(hash, pk, sort)``: a nested tuple is 48 bytes
-more per item, and tuples of a common head compare the same either way. Python orders str by code point (= UTF-8 bytes), bytes unsigned and Decimal
-numerically: DynamoDB's orders. Flat keys cost no per-collection structure,
-so a put of a new partition-key value is as cheap as any other.
+sorted. Python orders str by code point (= UTF-8 bytes), bytes unsigned and
+Decimal numerically: DynamoDB's orders. Keys in one space, not one structure
+per collection, so a put of a new partition-key value is as cheap as any
+other. why ``(hash, pk, *sort)`` and not ``(hash, pk, sort)``: a nested tuple
+is 48 bytes more per item, and tuples of a common head compare the same
+either way.
 
 A partition that grows past its byte limit splits in two at the hash that
 halves its bytes (it cannot split inside one partition-key value).
