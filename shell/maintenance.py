@@ -54,8 +54,9 @@ def _print_report(report, out) -> None:
     for name, count in report.tables.items():
         print(f"{name}: {count:,} items", file=out)
     if report.ok:
+        logged = f", {report.logged:,} of the newest writes in its write log" if report.logged else ""
         print(f"{report.path}: ok (file format {report.version}, {len(report.tables)} tables, "
-              f"{sum(report.tables.values()):,} items)", file=out)
+              f"{sum(report.tables.values()):,} items{logged})", file=out)
         return
     for problem in report.problems:
         print(f"damaged: {problem}", file=out)

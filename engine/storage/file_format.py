@@ -27,6 +27,11 @@ Format history (``SCHEMAS`` keeps each one, so tests can build old files):
   ``stream_records`` each change record by sequence number with its stream
   and shard numbers, both with checksums; a record is written in the
   transaction of the item it records.
+* 5 — the newest writes of a session may wait in a write log beside the
+  file, ``FILE-writes`` (``write_log``), until they are folded in; the
+  ``settings`` row ``folded`` names the last log folded. No table changed:
+  the number tells an older version, which would not read the log, to keep
+  its hands off.
 """
 
 from __future__ import annotations
@@ -41,12 +46,12 @@ from .codec import decode_item, decode_spec, item_checksum, row_key, table_check
 from ..types import item_size
 
 APPLICATION_ID = 0x50514444  # "PQDD"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HEADER_BYTES = 100
 
-# The settings table is part of every format; nothing reads or writes it since the scan policy
-# became a connection's (issue 13.6: a file shared by two programs must not impose one's policy).
+# The settings table is part of every format. Since the scan policy became a connection's (issue 13.6:
+# a file shared by two programs must not impose one's policy) it holds only the write log's ``folded``.
 SCHEMAS = {
     1: ["CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE tables (name TEXT PRIMARY KEY, spec TEXT NOT NULL, state TEXT NOT NULL)",
@@ -70,6 +75,7 @@ STREAM_SCHEMA = [
     "record TEXT NOT NULL, crc INTEGER NOT NULL)",
 ]
 SCHEMAS[4] = SCHEMAS[3] + STREAM_SCHEMA
+SCHEMAS[5] = SCHEMAS[4]
 
 
 def _v1_to_v2(db: sqlite3.Connection) -> None:
@@ -115,8 +121,12 @@ def _v3_to_v4(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _v4_to_v5(db: sqlite3.Connection) -> None:
+    """Nothing to change: a format-4 file has no write log, and ``folded`` is 0 until one is folded."""
+
+
 # MIGRATIONS[n] turns format n into format n + 1.
-MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 
 
 def damaged(path: str, detail: str) -> StorageError:

@@ -2,14 +2,16 @@
 
 ``check_file(path)`` reads the file read-only: SQLite's own structural check
 (``PRAGMA integrity_check``), then every table and item row against its
-checksum (format 3) and through the decoder the engine uses on open. It
-never writes, migrates or creates anything.
+checksum (format 3) and through the decoder the engine uses on open, the
+rows in the write log (``FILE-writes``, format 5) that the file does not
+hold yet included. It never writes, migrates or creates anything.
 
 ``backup(source_db, dest)`` copies a database with SQLite's online backup
 API: a consistent snapshot that includes what is still in the write-ahead
 log (copying the file itself while it is open can copy an empty database:
 the data is in ``FILE-wal``). ``backup_file(path, dest)`` does it for a file
-given by name, ``SqliteStorage.backup`` for the one a session has open.
+given by name, and folds the owner's write log into the copy;
+``SqliteStorage.backup`` does it for the one a session has open.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from . import file_format, stream_rows
+from . import file_format, stream_rows, write_log
 from ..schema import KeySchema
 from .codec import decode_item, decode_spec, item_checksum, table_checksum
 from .errors import StorageError
@@ -37,6 +39,7 @@ class CheckReport:
     path: str
     version: int
     tables: dict[str, int] = field(default_factory=dict)  # table name -> items read
+    logged: int = 0  # writes (operations) in the write log that the file does not hold yet
     problems: list[str] = field(default_factory=list)
     more_problems: int = 0
 
@@ -53,21 +56,34 @@ class CheckReport:
 
 def check_file(path) -> CheckReport:
     """Check the database file ``path`` read-only; StorageError when it cannot be read at all."""
+    try:
+        pending, damage = write_log.read(os.fspath(path)), None  # (before the snapshot: see write_log)
+    except StorageError as error:
+        pending, damage = None, str(error)
     with _opened(path, "check") as (db, version):
         report = CheckReport(os.fspath(path), version)
+        if damage is not None:
+            report.add(damage)
         structure = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
         if structure != ["ok"]:
             for line in structure:
                 report.add(f"SQLite: {line}")
             return report  # why: rows read from a damaged b-tree prove nothing
-        _check_rows(db, report)
+        db.execute("BEGIN")  # (one snapshot for the rows and the log's generation)
+        unfolded = write_log.unfolded(pending, db, report.path) if version >= 5 else None
+        report.logged = 0 if unfolded is None else unfolded.records
+        _check_rows(db, report, None if unfolded is None else write_log.Overlay(unfolded))
         return report
 
 
 def backup_file(path, dest) -> None:
-    """Copy the database file ``path`` (open elsewhere or not) to the new file ``dest``."""
+    """Copy the database file ``path`` (open elsewhere or not) to the new file ``dest``, with the writes
+    its owner's write log holds."""
+    pending = write_log.read(os.fspath(path))  # (before the snapshot: see write_log)
     with _opened(path, "back up") as (db, _):
-        backup(db, dest)
+        db.execute("BEGIN")
+        unfolded = write_log.unfolded(pending, db, os.fspath(path))
+        backup(db, dest, unfolded)
 
 
 @contextmanager
@@ -86,8 +102,9 @@ def _opened(path, doing: str):
         db.close()
 
 
-def backup(source: sqlite3.Connection, dest) -> None:
-    """Copy the open database ``source`` to the new file ``dest`` (refused if it exists)."""
+def backup(source: sqlite3.Connection, dest, pending: write_log.Pending | None = None) -> None:
+    """Copy the open database ``source`` to the new file ``dest`` (refused if it exists), and fold
+    ``pending`` (a write log ``source`` does not hold) into the copy."""
     dest = os.fspath(dest)
     if os.path.lexists(dest):
         raise StorageError(f"cannot back up to {dest}: the file exists (choose a new name)")
@@ -99,6 +116,9 @@ def backup(source: sqlite3.Connection, dest) -> None:
         raise StorageError(f"cannot back up to {dest}: {error}") from None
     try:
         source.backup(target)
+        if pending is not None:
+            with file_format.transaction(target):
+                write_log.fold(target, pending)
     except sqlite3.Error as error:
         target.close()
         _remove(dest)
@@ -132,7 +152,7 @@ def _identify(db: sqlite3.Connection, path: str) -> int:
     return version
 
 
-def _check_rows(db: sqlite3.Connection, report: CheckReport) -> None:
+def _check_rows(db: sqlite3.Connection, report: CheckReport, overlay: write_log.Overlay | None) -> None:
     checksums = report.version >= 3
     columns = "tid, name, spec, state" + (", crc" if checksums else "")
     if report.version < 2:
@@ -148,12 +168,12 @@ def _check_rows(db: sqlite3.Connection, report: CheckReport) -> None:
         except (ValueError, KeyError, TypeError) as error:
             report.add(f"table {name!r}: its definition cannot be read ({type(error).__name__}: {error})")
             continue
-        report.tables[name] = _check_items(db, report, tid, spec, checksums)
+        report.tables[name] = _check_items(db, report, tid, spec, checksums, overlay)
     if report.version >= 4:
-        _check_streams(db, report)
+        _check_streams(db, report, overlay)
 
 
-def _check_streams(db, report: CheckReport) -> None:
+def _check_streams(db, report: CheckReport, overlay: write_log.Overlay | None) -> None:
     """Every stream description and stream record against its checksum and through its decoder."""
     keys = {}  # stream number -> (key schema, table name), None when its description is damaged
     for arn, sid, text, crc in db.execute("SELECT arn, sid, state, crc FROM streams").fetchall():
@@ -166,7 +186,8 @@ def _check_streams(db, report: CheckReport) -> None:
             keys[sid] = (KeySchema(*state["key"]), state["table"])
         except (ValueError, KeyError, TypeError) as error:
             report.add(f"stream {arn}: its description cannot be read ({type(error).__name__}: {error})")
-    for seq, sid, shard, text, crc in db.execute("SELECT seq, sid, shard, record, crc FROM stream_records"):
+    records = db.execute("SELECT seq, sid, shard, record, crc FROM stream_records")
+    for seq, sid, shard, text, crc in records if overlay is None else [*records, *overlay.records]:
         if sid not in keys:
             report.add(f"stream record {seq}: of no stream the file describes (stream number {sid})")
             continue
@@ -182,10 +203,11 @@ def _check_streams(db, report: CheckReport) -> None:
             report.add(f"table {table!r}: stream record {seq}: cannot be read ({type(error).__name__}: {error})")
 
 
-def _check_items(db, report: CheckReport, tid: int, spec, checksums: bool) -> int:
+def _check_items(db, report: CheckReport, tid: int, spec, checksums: bool, overlay: write_log.Overlay | None) -> int:
     columns = "key, size, item" + (", crc" if checksums else "")
     count = 0
-    for row in db.execute(f"SELECT {columns} FROM items WHERE tid = ? ORDER BY key", (tid,)):
+    rows = db.execute(f"SELECT {columns} FROM items WHERE tid = ? ORDER BY key", (tid,))
+    for row in rows if overlay is None else overlay.items(tid, rows):  # (the log is of format 5: checksums)
         key, size, text = row[:3]
         where = f"table {spec.name!r}: item {file_format.describe_key(spec.key, key, text)}"
         if checksums and item_checksum(key, size, text) != row[3]:

@@ -6,13 +6,17 @@
     ...
     db.storage.close()
 
-The file is opened in WAL mode. ``durability="normal"`` (the default,
-SQLite's ``synchronous=NORMAL``) makes each commit a write into the log:
-it survives the process being killed at any instant (SIGKILL, a crash,
-Ctrl-C); a power cut or OS crash may lose the last few commits, never
-consistency. ``durability="full"`` (``synchronous=FULL``) also syncs the
-log on every commit, so power cuts lose nothing acknowledged either, at
-the cost of an fsync per write.
+An item operation's rows are appended to the write log beside the file
+(``write_log``: one ``write`` instead of an SQLite commit), which every
+transaction folds in first; anything else, and any write larger than an
+item operation's (an import), is an SQLite transaction, the file in WAL
+mode. ``durability="normal"`` (the default, SQLite's ``synchronous=NORMAL``)
+makes each write a write into a log: it survives the process being killed
+at any instant (SIGKILL, a crash, Ctrl-C); a power cut or OS crash may
+lose the last few writes, never consistency. ``durability="full"``
+(``synchronous=FULL``, and an ``fdatasync`` of each append) also syncs
+every write, so power cuts lose nothing acknowledged either, at the cost
+of a sync per write.
 
 One ``SqliteStorage`` owns its file (see ``file_lock``); everything it does
 runs under the engine lock and its own mutex, in one connection.
@@ -28,12 +32,11 @@ import json
 import os
 import sqlite3
 from urllib.parse import quote
+import itertools
 import threading
 from contextlib import contextmanager
-from itertools import groupby
-from operator import itemgetter
 
-from . import file_format, integrity, stream_rows
+from . import file_format, integrity, rows as item_rows, stream_rows, write_log
 from .file_lock import OwnerLock, holder
 from .restore import StoredRecord, restore_table
 from .base import Storage, collector_paused
@@ -43,15 +46,6 @@ from .codec import (decode_spec, decode_state, encode_item, encode_spec, encode_
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 CHECKPOINT_PAGES = 10_000
-
-_PUT = "INSERT OR REPLACE INTO items (tid, key, size, item, crc) VALUES (?, ?, ?, ?, ?)"
-_DELETE = "DELETE FROM items WHERE tid = ? AND key = ?"
-# why item rows are written in key order past a few thousand: the rows of a bulk write (an import)
-# come in the file's order, random in key order, and a table larger than SQLite's page cache then
-# rewrites its pages over and over; in key order each page is written once.
-_KEYED = frozenset({_PUT, _DELETE})
-_ROW_KEY = itemgetter(0, 1)  # (tid, key): the items table's primary key
-SORT_ABOVE = 4096
 
 
 class SqliteStorage(Storage):
@@ -71,6 +65,8 @@ class SqliteStorage(Storage):
         self._failure: str | None = None
         self._lock = None if read_only else OwnerLock(self.path)
         self._db = None
+        self._log: write_log.WriteLog | None = None
+        self._overlay: write_log.Overlay | None = None  # a read-only snapshot's view of the owner's log
         try:
             self._db = self._open_read_only() if read_only else self._open()
         except BaseException:
@@ -95,8 +91,7 @@ class SqliteStorage(Storage):
             # why: each checkpoint syncs the file; folding the log in every 10,000
             # pages (~40 MB) rather than SQLite's 1,000 keeps single writes cheap.
             db.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_PAGES}")
-            for statement in stream_rows.RECORDED:
-                db.execute(statement)
+            self._log = self._recover(db)
         except sqlite3.OperationalError as error:  # read-only, no space, no such directory…
             db.close()
             raise StorageError(f"cannot open {self.path}: {error}") from None
@@ -107,6 +102,17 @@ class SqliteStorage(Storage):
             db.close()
             raise
         return db
+
+    def _recover(self, db: sqlite3.Connection) -> write_log.WriteLog:
+        """Fold in the writes a process that died left in the write log; the log for this session."""
+        pending = write_log.read(self.path)
+        if pending is not None:
+            unfolded = write_log.unfolded(pending, db, self.path)
+            if unfolded is not None:
+                with file_format.transaction(db):
+                    write_log.fold(db, unfolded)
+            write_log.discard(self.path)
+        return write_log.WriteLog(self.path, write_log.folded(db, self.path) + 1, sync=self.durability == "full")
 
     def _open_read_only(self) -> sqlite3.Connection:
         if not os.path.isfile(self.path):
@@ -126,9 +132,12 @@ class SqliteStorage(Storage):
         from one snapshot, after which the file is closed."""
         with self._mutex:
             self._engine = engine
-            if self.read_only:
-                self._db.execute("BEGIN")  # one read transaction: a consistent snapshot of the commits
             try:
+                if self.read_only:
+                    pending = write_log.read(self.path)  # (before the snapshot: see write_log)
+                    self._db.execute("BEGIN")  # one read transaction: a consistent snapshot of the commits
+                    unfolded = write_log.unfolded(pending, self._db, self.path)
+                    self._overlay = None if unfolded is None else write_log.Overlay(unfolded)
                 # why: SQLite reads past a damaged b-tree page without a word (a lost
                 # pointer loses its rows); its structural check costs ~3 % of a load.
                 structure = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
@@ -155,6 +164,8 @@ class SqliteStorage(Storage):
         # bytes it is neither decoded here nor encoded again for its checksum, and it takes less memory
         rows = self._db.execute("SELECT key, size, CAST(item AS BLOB), crc FROM items WHERE tid = ? ORDER BY key",
                                 (tid,))
+        if self._overlay is not None:
+            rows = self._overlay.items(tid, rows, utf8=True)
         records = self._records(spec, rows)
         with collector_paused():
             table = restore_table(engine, spec, state, layout, records)
@@ -171,6 +182,8 @@ class SqliteStorage(Storage):
             numbered[sid] = streams.restore(arn, json.loads(text))
         shards: dict = {}
         rows = self._db.execute("SELECT seq, sid, shard, record, crc FROM stream_records ORDER BY seq")
+        if self._overlay is not None:  # (the log's records are newer than any in the file)
+            rows = itertools.chain(rows, self._overlay.records)
         for seq, sid, number, text, crc in rows:
             stream = numbered[sid]
             if stream_rows.record_checksum(seq, sid, number, text) != crc:
@@ -190,8 +203,9 @@ class SqliteStorage(Storage):
 
     # ---------------------------------------------------------------- writes
     def persist(self, mutations: list, changes: list | None = None) -> None:
-        """Write one operation's mutations and their stream records in one SQLite transaction (one
-        statement for one item)."""
+        """Make one operation's mutations and their stream records durable, all or none: the rows of
+        an item operation as one record of the write log, anything larger (an import), or anything
+        that also saves a table's layout or a stream's description, in one SQLite transaction."""
         with self._mutex:
             self.check_writable()
             if changes:
@@ -200,24 +214,30 @@ class SqliteStorage(Storage):
                 rows = [row for row in map(self._row, mutations) if row is not None]
             stale = self._stale(self._touched)
             unsaved = self._engine is not None and bool(self._engine.streams.unsaved)
-            with self._failing("write"):
-                alone = not stale and not unsaved
-                if alone and len(rows) == 1:
-                    self._db.execute(*rows[0])  # why: a lone statement is its own transaction, and cheaper
-                elif alone and _item_and_record(rows):
-                    self._db.execute(*_one_statement(rows))
-                elif rows or stale or unsaved:
-                    with file_format.transaction(self._db):
-                        for statement, group in groupby(rows, key=itemgetter(0)):  # in order, in runs
-                            parameters = [parameters for _, parameters in group]
-                            if statement in _KEYED and len(parameters) > SORT_ABOVE:
-                                parameters.sort(key=_ROW_KEY)  # (stable: a key written twice keeps its order)
-                            self._db.executemany(statement, parameters)
-                        for table in stale:
-                            self._write_table(table)
-                        written = self._save_streams()
-                    _saved(written)
+            if not stale and not unsaved and len(rows) <= write_log.LOGGED_AT_MOST:
+                if rows:
+                    self._append(rows)
+            else:
+                with self._transaction():
+                    item_rows.write(self._db, rows)
+                    for table in stale:
+                        self._write_table(table)
+                    written = self._save_streams()
+                _saved(written)
             self._touched = {mutation.table for mutation in mutations}
+
+    def _append(self, rows: list) -> None:
+        """Append one operation's rows to the write log, folding the log in first when it is full
+        (first: a failed fold must leave this operation unwritten, as it leaves it unapplied)."""
+        if self._log.size >= write_log.FOLD_BYTES:
+            self._fold()
+        try:
+            self._log.append(rows)
+        except OSError as error:
+            message = f"cannot write {write_log.log_path(self.path)}: {error.strerror or error}"
+            if self._log.broken:
+                self._failure = message + " (and its end could not be restored)"
+            raise StorageError(message) from None
 
     def _row(self, mutation) -> tuple | None:
         """(SQL, parameters) writing one mutation; None for deleting an item that was not there."""
@@ -225,9 +245,9 @@ class SqliteStorage(Storage):
         if mutation.new is not None:
             key, size, text = row_key(mutation.h, mutation.pk, mutation.sort), mutation.new.size, \
                 encode_item(mutation.new.item)
-            return _PUT, (tid, key, size, text, item_checksum(key, size, text))
+            return item_rows.PUT_ITEM, (tid, key, size, text, item_checksum(key, size, text))
         if mutation.old is not None:
-            return _DELETE, (tid, row_key(mutation.h, mutation.pk, mutation.sort))
+            return item_rows.DELETE_ITEM, (tid, row_key(mutation.h, mutation.pk, mutation.sort))
         return None
 
     def _rows_with_records(self, mutations: list, changes: list) -> list:
@@ -237,7 +257,7 @@ class SqliteStorage(Storage):
             row = self._row(mutation)
             if row is not None:
                 rows.append(row)
-                if row[0] is _PUT:
+                if row[0] is item_rows.PUT_ITEM:
                     texts[id(mutation.new.item)] = row[1][3]
         rows += [(stream_rows.ADD_RECORD, stream_rows.record_row(stream, shard, change, texts.get(id(change.new))))
                  for stream, shard, change in changes]
@@ -306,18 +326,20 @@ class SqliteStorage(Storage):
                 raise StorageError(self._read_only_refusal("back up"))
             if self._db is None:
                 raise StorageError(f"cannot back up {self.path}: the database is closed")
+            self._fold()  # (the copy is of the SQLite file alone)
             integrity.backup(self._db, dest)
 
     # ----------------------------------------------------------------- close
     def close(self) -> None:
-        """Save split partition layouts, close the file (SQLite folds the log in) and unlock it."""
+        """Fold in the write log, save split partition layouts, close the file (SQLite folds its own
+        log in) and unlock it."""
         with self._mutex:
             if self._db is None:
                 return
             try:
                 if self._engine is not None and self._failure is None:
                     stale = self._stale(self._engine.tables.values())
-                    if stale or self._engine.streams.unsaved:
+                    if stale or self._engine.streams.unsaved or self._log.size:
                         with self._transaction():
                             for table in stale:
                                 self._write_table(table)
@@ -327,6 +349,8 @@ class SqliteStorage(Storage):
                 self._release()
 
     def _release(self) -> None:
+        if self._log is not None:
+            self._log.close()
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -367,8 +391,28 @@ class SqliteStorage(Storage):
 
     @contextmanager
     def _transaction(self):
+        """An SQLite transaction that first folds in the write log (so the file's changes keep their
+        order); the log is deleted once it committed."""
+        folding = self._log.size > 0
         with self._failing("write"), file_format.transaction(self._db):
+            if folding:
+                write_log.fold(self._db, self._own_log())
             yield
+        if folding:
+            self._log.reset()
+
+    def _fold(self) -> None:
+        """Fold the write log into the SQLite file now (nothing when it is empty)."""
+        if self._log.size:
+            with self._transaction():
+                pass  # (a transaction folds the log first)
+
+    def _own_log(self) -> write_log.Pending:
+        pending = write_log.read(self.path)
+        if pending is None or pending.generation != self._log.generation:
+            raise StorageError(f"cannot write {self.path}: its write log {self._log.path} was removed or "
+                               "replaced while open")
+        return pending
 
     def __repr__(self) -> str:
         return f"SqliteStorage({self.path!r}, durability={self.durability!r})"
@@ -397,19 +441,6 @@ def _saved(streams) -> None:
     transaction leaves them to the next one)."""
     if streams is not None:
         streams.saved()
-
-
-def _item_and_record(rows: list) -> bool:
-    """Whether ``rows`` are one item's row and its stream record: one statement writes both."""
-    return len(rows) == 2 and rows[1][0] is stream_rows.ADD_RECORD and rows[0][0] is not stream_rows.ADD_RECORD
-
-
-def _one_statement(rows: list) -> tuple:
-    """The statement of a view whose trigger writes an item's row and its record (``_item_and_record``)."""
-    (statement, item), (_, record) = rows
-    if statement is _PUT:
-        return stream_rows.PUT_RECORDED, item + record
-    return stream_rows.DELETE_RECORDED, item + record
 
 
 def _shape(table) -> tuple:

@@ -29,27 +29,6 @@ ADD_RECORD = "INSERT INTO stream_records (seq, sid, shard, record, crc) VALUES (
 TRIM_RECORDS = "DELETE FROM stream_records WHERE seq <= ? AND sid = ?"
 FORGET_RECORDS = "DELETE FROM stream_records WHERE sid = ?"
 
-# why: one write of one item with its record is one statement, so SQLite commits it as one (a statement is
-# atomic, its trigger's actions included), without BEGIN / COMMIT around two: that costs a third of a
-# PutItem to a file. The views and triggers are the connection's own (TEMP), never written to the file.
-RECORDED = [
-    "CREATE TEMP VIEW put_recorded (tid, key, size, item, crc, seq, sid, shard, record, rcrc) "
-    "AS SELECT 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 WHERE 0",
-    "CREATE TEMP TRIGGER put_recorded_insert INSTEAD OF INSERT ON put_recorded BEGIN "
-    "INSERT OR REPLACE INTO items (tid, key, size, item, crc) VALUES (NEW.tid, NEW.key, NEW.size, NEW.item, "
-    "NEW.crc); "
-    "INSERT INTO stream_records (seq, sid, shard, record, crc) VALUES (NEW.seq, NEW.sid, NEW.shard, NEW.record, "
-    "NEW.rcrc); END",
-    "CREATE TEMP VIEW delete_recorded (tid, key, seq, sid, shard, record, rcrc) "
-    "AS SELECT 0, 0, 0, 0, 0, 0, 0 WHERE 0",
-    "CREATE TEMP TRIGGER delete_recorded_insert INSTEAD OF INSERT ON delete_recorded BEGIN "
-    "DELETE FROM items WHERE tid = NEW.tid AND key = NEW.key; "
-    "INSERT INTO stream_records (seq, sid, shard, record, crc) VALUES (NEW.seq, NEW.sid, NEW.shard, NEW.record, "
-    "NEW.rcrc); END",
-]
-PUT_RECORDED = "INSERT INTO put_recorded VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-DELETE_RECORDED = "INSERT INTO delete_recorded VALUES (?, ?, ?, ?, ?, ?, ?)"
-
 
 def stream_checksum(arn: str, sid: int, text: str) -> int:
     return zlib.crc32(f"{arn}\x00{sid}\x00{text}".encode("utf-8"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from partiql.engine import Engine
+from partiql.engine.storage import write_log
 
 
 def attribute_types(**types) -> list:
@@ -41,9 +42,18 @@ def snapshot(engine: Engine) -> dict:
 
 
 def file_rows(path) -> int:
-    """Item rows in the database file, read by a separate SQLite connection (what is on disk)."""
+    """Item rows on disk: in the database file, read by a separate SQLite connection, with the writes
+    of its write log that the file does not hold yet (read first, as every reader does: ``write_log``)."""
+    pending = write_log.read(str(path))
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return db.execute("SELECT count(*) FROM items").fetchone()[0]
+        db.execute("BEGIN")
+        unfolded = write_log.unfolded(pending, db, str(path))
+        overlay = write_log.Overlay(unfolded) if unfolded is not None else None
+        rows = 0
+        for (tid,) in db.execute("SELECT tid FROM tables").fetchall():
+            stored = db.execute("SELECT key, size, item, crc FROM items WHERE tid = ? ORDER BY key", (tid,))
+            rows += sum(1 for _ in (stored if overlay is None else overlay.items(tid, stored)))
+        return rows
     finally:
         db.close()

@@ -2,7 +2,7 @@
 
     python kill_writer.py DATABASE SEED ROUND
 
-It opens DATABASE, prints ``ready``, then runs random operations forever.
+It opens DATABASE (in odd rounds folding its write log every ~2 KB), prints ``ready``, then runs random operations forever.
 Before each operation it prints ``B <operation>``; after the call returns
 it prints ``A``. So every ``B`` followed by an ``A`` is acknowledged, and at
 most one operation (the last ``B``) is in flight when the kill lands.
@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 from partiql.engine import Engine
+from partiql.engine.storage import write_log
 from partiql.engine.storage.sqlite import SqliteStorage
 from partiql.transfer import import_items
 
@@ -168,6 +169,8 @@ class Writer:
 
 def main() -> None:
     path, seed, round_ = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    if round_ % 2:  # why: a fold of the write log every few writes, so that kills land in folds too
+        write_log.FOLD_BYTES = 2048
     engine = Engine(storage=SqliteStorage(path))
     setup(engine)
     say("ready")

@@ -210,19 +210,23 @@ def test_the_partiql_command_routes_check_and_backup(path, capsys):
 
 # --------------------------------------------------------------------- backup
 
-def test_backup_of_an_open_database_holds_what_is_only_in_the_log(path, tmp_path):
+def test_backup_of_an_open_database_holds_what_is_only_in_the_logs(path, tmp_path):
     _fill(path)
     with partiql.connect(path) as db:
         db.execute("INSERT INTO Things VALUE {'pk': 'wal-only', 'sk': 1}")
+        db.engine.storage._fold()  # (into SQLite's write-ahead log, not yet into the file)
         assert (tmp_path / "app.db-wal").stat().st_size > 0
+        db.execute("INSERT INTO Things VALUE {'pk': 'log-only', 'sk': 1}")
+        assert (tmp_path / "app.db-writes").stat().st_size > 0
         plain_copy = tmp_path / "plain.db"
         shutil.copyfile(path, plain_copy)  # what copying the file would give
+        assert not any(item["pk"].endswith("-only") for item in _items(plain_copy))
         code, _, err = _cli("backup", str(path), str(tmp_path / "cli.db"))
         assert code == 0 and "backed up" in err
         db.backup(tmp_path / "live.db")
     for copy in ("cli.db", "live.db"):
         assert _items(tmp_path / copy) == _items(path)
-        assert any(item["pk"] == "wal-only" for item in _items(tmp_path / copy))
+        assert {"wal-only", "log-only"} <= {item["pk"] for item in _items(tmp_path / copy)}
         assert check_file(tmp_path / copy).ok
 
 

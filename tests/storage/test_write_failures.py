@@ -1,27 +1,34 @@
-"""A write SQLite refuses (here: a trigger another program added to the file) is a StorageError naming
-the file, on every path ``SqliteStorage.persist`` takes, and memory keeps what the file holds."""
+"""A write the disk or SQLite refuses is a StorageError naming the file, on every path a write takes
+(the write log, a fold of it, a transaction of its own, the fold on close), and memory keeps what the
+files hold: nothing is half-applied, nothing acknowledged is lost."""
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 
 import pytest
 
 import partiql
-from partiql.engine.storage import StorageError
+from partiql.engine.storage import StorageError, write_log
+from partiql.engine.storage.codec import encode_item
 
-WRITES = {
-    "one item (a lone statement)": lambda db: db.engine.put_item(TableName="Things", Item={"pk": "b"}),
-    "two items (one transaction)": lambda db: db.engine.batch_write_item(RequestItems={"Things": [
-        {"PutRequest": {"Item": {"pk": "b"}}}, {"PutRequest": {"Item": {"pk": "c"}}}]}),
-    "an item and its stream record (one statement)": lambda db: db.engine.put_item(
-        TableName="Recorded", Item={"pk": "b"}),
+PUT_B = lambda db: db.engine.put_item(TableName="Things", Item={"pk": "b"})  # noqa: E731
+TWO = lambda db: db.engine.batch_write_item(RequestItems={"Things": [  # noqa: E731
+    {"PutRequest": {"Item": {"pk": "b"}}}, {"PutRequest": {"Item": {"pk": "c"}}}]})
+RECORDED_B = lambda db: db.engine.put_item(TableName="Recorded", Item={"pk": "b"})  # noqa: E731
+
+# (the write, the settings that send it down a path): every path reaches SQLite, which refuses
+REFUSED = {
+    "one item, folding a full log first": (PUT_B, {"FOLD_BYTES": 0}),
+    "two items, folding a full log first": (TWO, {"FOLD_BYTES": 0}),
+    "an item and its stream record, folding a full log first": (RECORDED_B, {"FOLD_BYTES": 0}),
+    "two items, too many for the log (a transaction)": (TWO, {"LOGGED_AT_MOST": 1}),
 }
 
 
-@pytest.mark.parametrize("write", WRITES.values(), ids=WRITES)
-def test_a_refused_write_names_the_file_and_changes_nothing(tmp_path, write):
-    path = tmp_path / "refused.db"
+def _database(path):
     db = partiql.connect(path)
     db.execute("CREATE TABLE Things PRIMARY KEY (pk STRING HASH)")
     db.engine.create_table(TableName="Recorded", AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
@@ -29,11 +36,99 @@ def test_a_refused_write_names_the_file_and_changes_nothing(tmp_path, write):
                            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
     for table in ("Things", "Recorded"):
         db.engine.put_item(TableName=table, Item={"pk": "a"})
+    return db
+
+
+def _refuse_inserts(path, refuse: bool = True) -> None:
     other = sqlite3.connect(path, isolation_level=None)
-    other.execute("CREATE TRIGGER refuse BEFORE INSERT ON items BEGIN SELECT RAISE(ABORT, 'no room'); END")
+    if refuse:
+        other.execute("CREATE TRIGGER refuse BEFORE INSERT ON items BEGIN SELECT RAISE(ABORT, 'no room'); END")
+    else:
+        other.execute("DROP TRIGGER refuse")
     other.close()
+
+
+def _items(db) -> dict:
+    return {table: db.engine.scan(TableName=table)["Items"] for table in ("Things", "Recorded")}
+
+
+@pytest.mark.parametrize("write, limits", REFUSED.values(), ids=REFUSED)
+def test_a_write_sqlite_refuses_names_the_file_and_changes_nothing(tmp_path, monkeypatch, write, limits):
+    path = tmp_path / "refused.db"
+    db = _database(path)
+    _refuse_inserts(path)
+    for name, value in limits.items():
+        monkeypatch.setattr(write_log, name, value)
     with pytest.raises(StorageError, match=f"^cannot write {path}: no room$"):
         write(db)
-    for table in ("Things", "Recorded"):
-        assert db.engine.scan(TableName=table)["Items"] == [{"pk": "a"}]
+    assert _items(db) == {"Things": [{"pk": "a"}], "Recorded": [{"pk": "a"}]}
+    monkeypatch.undo()
+    _refuse_inserts(path, refuse=False)
+    write(db)  # (the log that could not be folded is still there, and folds now)
+    expected = _items(db)
     db.close()
+    with partiql.connect(path) as again:
+        assert _items(again) == expected and {"pk": "b"} in expected["Things"] + expected["Recorded"]
+
+
+def test_a_fold_refused_on_close_keeps_the_log_for_the_next_open(tmp_path):
+    path = tmp_path / "closing.db"
+    db = _database(path)
+    PUT_B(db)
+    _refuse_inserts(path)
+    with pytest.raises(StorageError, match=f"^cannot write {path}: no room$"):
+        db.close()
+    assert os.path.getsize(write_log.log_path(str(path))) > write_log.HEADER.size
+    _refuse_inserts(path, refuse=False)
+    with partiql.connect(path) as again:
+        assert {"pk": "b"} in _items(again)["Things"]
+    assert not os.path.exists(write_log.log_path(str(path)))
+
+
+class _Full:
+    """``os.write`` on a full disk: ``allowed`` bytes of the next write go through, then ENOSPC."""
+
+    def __init__(self, allowed: int):
+        self.allowed, self.real = allowed, os.write
+
+    def __call__(self, fd, data):
+        if self.allowed <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written = self.real(fd, bytes(data[:self.allowed]))
+        self.allowed -= written
+        return written
+
+
+@pytest.mark.parametrize("allowed", [0, 5, 30], ids=["nothing written", "a few bytes", "most of the record"])
+def test_an_append_the_disk_refuses_is_taken_back(tmp_path, monkeypatch, allowed):
+    path = tmp_path / "full.db"
+    db = _database(path)
+    log = write_log.log_path(str(path))
+    size = os.path.getsize(log)
+    monkeypatch.setattr(write_log.os, "write", _Full(allowed))
+    with pytest.raises(StorageError, match=f"^cannot write {log}: No space left on device$"):
+        PUT_B(db)
+    monkeypatch.undo()
+    assert os.path.getsize(log) == size  # (a torn record would hide every later one)
+    assert _items(db)["Things"] == [{"pk": "a"}]
+    db.engine.put_item(TableName="Things", Item={"pk": "c"})  # the session goes on, and its log reads whole
+    pending = write_log.read(str(path))
+    assert pending.tail == 0 and pending.rows[-1][1][3] == encode_item({"pk": "c"})
+    db.close()
+    with partiql.connect(path) as again:
+        assert sorted(item["pk"] for item in _items(again)["Things"]) == ["a", "c"]
+
+
+def test_an_append_that_cannot_be_taken_back_stops_writes(tmp_path, monkeypatch):
+    path = tmp_path / "broken.db"
+    db = _database(path)
+    monkeypatch.setattr(write_log.os, "write", _Full(5))
+    monkeypatch.setattr(write_log.os, "ftruncate", _Full(0))
+    with pytest.raises(StorageError, match="No space left on device"):
+        PUT_B(db)
+    monkeypatch.undo()
+    with pytest.raises(StorageError, match="an earlier write failed .*its end could not be restored.*reopen"):
+        db.engine.put_item(TableName="Things", Item={"pk": "c"})
+    db.close()  # (does not fold a log whose end is unknown)
+    with partiql.connect(path) as again:  # the torn record ends the log: what came before it is there
+        assert _items(again) == {"Things": [{"pk": "a"}], "Recorded": [{"pk": "a"}]}
