@@ -18,6 +18,9 @@ DELETE_ITEM = "DELETE FROM items WHERE tid = ? AND key = ?"
 # than SQLite's page cache then rewrites its pages over and over; in key order each page is written once.
 KEYED = frozenset({PUT_ITEM, DELETE_ITEM})
 ROW_KEY = itemgetter(0, 1)  # (tid, key): the items table's primary key
+# why the key bytes alone: a run is nearly always one table's (an import), and sorting a million rows by
+# their bytes takes 0.6 s, by (tid, key) tuples 2 s; rows of two tables interleave, each table in order
+KEY_BYTES = itemgetter(1)
 SORT_ABOVE = 4096
 
 
@@ -27,5 +30,5 @@ def write(db, rows: list) -> None:
     for statement, group in groupby(rows, key=itemgetter(0)):  # in order, in runs
         parameters = [parameters for _, parameters in group]
         if statement in KEYED and len(parameters) > SORT_ABOVE:
-            parameters.sort(key=ROW_KEY)  # (stable: a key written twice keeps its order)
+            parameters.sort(key=KEY_BYTES)  # (stable: a key written twice keeps its order)
         db.executemany(statement, parameters)

@@ -156,6 +156,7 @@ class SqliteStorage(Storage):
                 self._release()
                 raise file_format.damaged(self.path, f"{type(error).__name__}: {error}") from None
             if self.read_only:
+                self._overlay = None
                 self._release()  # why: the snapshot is in memory; an open reader would hold back checkpoints
 
     def _load_table(self, engine, tid: int, name: str, spec_text: str, state_text: str) -> None:
