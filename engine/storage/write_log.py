@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from . import rows as item_rows
 from .errors import StorageError
 from .rows import DELETE_ITEM, PUT_ITEM, ROW_KEY
-from .stream_rows import ADD_RECORD
+from .codec import item_checksum
+from .stream_rows import ADD_RECORD, record_checksum
 
 SUFFIX = "-writes"
 MAGIC = b"PQDDLOG1"
@@ -51,9 +52,11 @@ RECORD = struct.Struct("<II")    # payload length, CRC-32 of the payload
 FOLD_BYTES = 4 << 20  # ~30,000 small writes; their fold at a million items: ~0.5 s (~18 µs a row, SQLite)
 LOGGED_AT_MOST = 256  # rows: any item operation (≤ 100 items with their stream records); an import goes to SQLite
 
-# The statements a log may hold, by number, with their parameters' types: what a record is checked against.
+# The statements a log may hold, by number, with their parameters' types and the checksum a row's last
+# parameter must be (None: none): what a record is checked against before anything of it is written.
 STATEMENTS = (PUT_ITEM, DELETE_ITEM, ADD_RECORD)
 SHAPES = ((int, bytes, int, str, int), (int, bytes), (int, int, int, str, int))
+CHECKSUMS = (lambda tid, key, size, text: item_checksum(key, size, text), None, record_checksum)
 CODES = {statement: number for number, statement in enumerate(STATEMENTS)}
 
 _FOLDED = "SELECT value FROM settings WHERE name = 'folded'"
@@ -132,6 +135,9 @@ def _decoded(database: str, payload: bytes, number: int) -> list:
         if not (type(row) is tuple and len(row) == 2 and type(row[0]) is int and 0 <= row[0] < len(SHAPES)
                 and type(row[1]) is tuple and tuple(map(type, row[1])) == SHAPES[row[0]]):
             raise damaged(database, f"record {number + 1} holds something other than a write")
+        checksum = CHECKSUMS[row[0]]
+        if checksum is not None and checksum(*row[1][:-1]) != row[1][-1]:
+            raise damaged(database, f"record {number + 1}: a row's checksum does not match its contents")
         decoded.append((STATEMENTS[row[0]], row[1]))
     return decoded
 
@@ -232,7 +238,7 @@ class WriteLog:
         try:
             _write_all(self._fd, record)
             if self.sync:
-                os.fdatasync(self._fd)
+                _sync(self._fd)
         except OSError:
             self._take_back()
             raise
@@ -245,7 +251,7 @@ class WriteLog:
         try:
             _write_all(fd, HEADER.pack(MAGIC, self.generation, marshal.version))
             if self.sync:
-                os.fdatasync(fd)
+                _sync(fd)
                 _sync_directory(self.path)
         except OSError:
             os.close(fd)
@@ -279,8 +285,15 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+def _sync(fd: int) -> None:
+    """Make what was written to ``fd`` durable (``fdatasync``; ``fsync`` where there is none: macOS)."""
+    getattr(os, "fdatasync", os.fsync)(fd)
+
+
 def _sync_directory(path: str) -> None:
-    """Make a new file's name durable (durability "full")."""
+    """Make a new file's name durable (durability "full"; POSIX: Windows cannot open a directory)."""
+    if os.name == "nt":
+        return
     fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -176,6 +176,8 @@ DAMAGE = {  # a log replaced by -> what every opener says
                                  "record 1 holds something other than a write"),
     "a statement number out of range": (lambda header, records: header + _record(marshal.dumps(((7, ()),))),
                                         "record 1 holds something other than a write"),
+    "a row whose checksum fails": (lambda header, records: header + _record(marshal.dumps(
+        ((0, (1, b"k", 1, "{}", 0)),))), "record 1: a row's checksum does not match its contents"),
     "a payload marshal cannot read": (lambda header, records: header + records[0] + _record(b"\xff\x00"),
                                       "record 2 cannot be read"),
 }
@@ -205,16 +207,26 @@ def test_a_log_of_a_newer_python_is_refused(path):
         partiql.connect(path)
 
 
+_SCALARS = st.one_of(st.integers(-2**70, 2**70), st.binary(max_size=12), st.text(max_size=12), st.none(),
+                    st.floats(allow_nan=False))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.tuples(inner, inner) | st.lists(inner, max_size=3).map(tuple),
+                       max_leaves=12)
+# a record's payload: bytes, or what marshal writes of a value (a row of a write, or not quite one)
+_PAYLOADS = st.one_of(st.binary(min_size=1, max_size=60), _VALUES.map(marshal.dumps),
+                      st.lists(st.tuples(st.integers(-1, 4), _VALUES), max_size=3).map(tuple).map(marshal.dumps))
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.binary(max_size=300), st.sampled_from(["after the header", "alone"]))
-def test_any_log_content_opens_or_is_refused_clearly(tmp_path_factory, data, where):
+@given(st.lists(_PAYLOADS, max_size=3), st.binary(max_size=40), st.booleans())
+def test_any_log_content_opens_or_is_refused_clearly(tmp_path_factory, payloads, tail, headed):
+    """Records that pass their CRC (so their payloads are decoded) then any tail; or no header at all."""
     path = tmp_path_factory.mktemp("fuzz") / "app.db"
     db = partiql.connect(path)
     create_simple(db.engine)
     db.close()
-    header = write_log.HEADER.pack(write_log.MAGIC, 1, marshal.version)
+    header = write_log.HEADER.pack(write_log.MAGIC, 1, marshal.version) if headed else b""
     with open(_log(path), "wb") as file:
-        file.write(header + data if where == "after the header" else data)
+        file.write(header + b"".join(map(_record, payloads)) + tail)
     try:
         with partiql.connect(path) as again:
             again.engine.scan(TableName="Items")
