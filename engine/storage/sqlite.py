@@ -111,8 +111,10 @@ class SqliteStorage(Storage):
             if unfolded is not None:
                 with file_format.transaction(db):
                     write_log.fold(db, unfolded)
-            write_log.discard(self.path)
-        return write_log.WriteLog(self.path, write_log.folded(db, self.path) + 1, sync=self.durability == "full")
+            write_log.discard(self.path)  # (folded, or another database's: see write_log.identity)
+        identity = write_log.claim_identity(db)
+        return write_log.WriteLog(self.path, identity, write_log.folded(db, self.path) + 1,
+                                  sync=self.durability == "full")
 
     def _open_read_only(self) -> sqlite3.Connection:
         if not os.path.isfile(self.path):

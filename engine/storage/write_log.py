@@ -19,7 +19,10 @@ CRC-32 of its payload, then the payload, the operation's rows as
 ``(statement number, parameters)`` tuples. A record cut short, empty, or
 failing its CRC ends the log: it is an operation that never returned.
 
-Generations: the SQLite file names, in ``settings``, the last generation
+Identity and generations: a log's header carries its database's identity
+(a random number in ``settings``, given by its first owner): a log of
+another database, left by a file since deleted, is not folded in. The
+SQLite file names, in ``settings``, the last generation
 folded into it (``folded``), in the transaction that folded it. A log not
 newer than that was folded and only not yet deleted; it is skipped. A
 reader that does not own the file (a read-only snapshot, ``partiql check``,
@@ -47,7 +50,7 @@ from .stream_rows import ADD_RECORD, record_checksum
 
 SUFFIX = "-writes"
 MAGIC = b"PQDDLOG1"
-HEADER = struct.Struct("<8sQI")  # magic, generation, marshal format
+HEADER = struct.Struct("<8sQIQ")  # magic, generation, marshal format, the database's identity
 RECORD = struct.Struct("<II")    # payload length, CRC-32 of the payload
 FOLD_BYTES = 4 << 20  # ~30,000 small writes; their fold at a million items: ~0.5 s (~18 µs a row, SQLite)
 LOGGED_AT_MOST = 256  # rows: any item operation (≤ 100 items with their stream records); an import goes to SQLite
@@ -61,6 +64,8 @@ CODES = {statement: number for number, statement in enumerate(STATEMENTS)}
 
 _FOLDED = "SELECT value FROM settings WHERE name = 'folded'"
 _SET_FOLDED = "INSERT OR REPLACE INTO settings (name, value) VALUES ('folded', ?)"
+_IDENTITY = "SELECT value FROM settings WHERE name = 'identity'"
+_SET_IDENTITY = "INSERT INTO settings (name, value) VALUES ('identity', ?)"
 
 
 def log_path(database: str) -> str:
@@ -76,6 +81,7 @@ class Pending:
     rows: list
     records: int = 0
     tail: int = 0
+    identity: int = 0  # the database's (``identity``): a log left by a deleted file of that name is not its
 
     def latest(self) -> tuple[dict, list]:
         """((tid, key) -> the last item row written for that key, the stream record rows in order)."""
@@ -103,14 +109,14 @@ def read(database: str) -> Pending | None:
         if not (MAGIC.startswith(data) or data.startswith(MAGIC)):
             raise damaged(database, "it does not begin as a write log does")
         return Pending(0, [], tail=len(data))
-    magic, generation, version = HEADER.unpack_from(data)
+    magic, generation, version, identity = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise damaged(database, "it does not begin as a write log does")
     if version > marshal.version:
         raise StorageError(f"cannot open {database}: its newest writes, in {path}, were logged by a newer Python "
                            f"(marshal format {version}; this one reads up to {marshal.version}); open it with "
                            "that Python once, to fold them in. The files were left as they are")
-    pending = Pending(generation, [])
+    pending = Pending(generation, [], identity=identity)
     offset = HEADER.size
     while offset + RECORD.size <= len(data):
         length, crc = RECORD.unpack_from(data, offset)
@@ -159,10 +165,27 @@ def folded(db, database: str) -> int:
 
 
 def unfolded(pending: Pending | None, db, database: str) -> Pending | None:
-    """``pending`` (read before ``db``'s read began) when ``db`` does not hold it yet, else None."""
-    if pending is None or not pending.rows:
+    """``pending`` (read before ``db``'s read began) when it is ``db``'s log and ``db`` does not hold it
+    yet, else None."""
+    if pending is None or not pending.rows or pending.identity != identity(db):
         return None
     return pending if pending.generation > folded(db, database) else None
+
+
+def identity(db) -> int:
+    """The random number that ties a log to its database (0: none yet). why: a log left by a session
+    that died on a file since deleted must not be folded into a new file of the same name."""
+    row = db.execute(_IDENTITY).fetchone()
+    return int(row[0]) if row is not None and str(row[0]).isdigit() else 0
+
+
+def claim_identity(db) -> int:
+    """``db``'s identity, given one now if it has none (its owner, at open)."""
+    number = identity(db)
+    if not number:
+        number = int.from_bytes(os.urandom(8), "big") >> 1 or 1
+        db.execute(_SET_IDENTITY, (str(number),))
+    return number
 
 
 def discard(database: str) -> None:
@@ -220,9 +243,9 @@ def _kept(change: tuple, utf8: bool):
 class WriteLog:
     """The owner's log: appends whole records, created with its first; ``reset`` after a fold."""
 
-    def __init__(self, database: str, generation: int, sync: bool):
+    def __init__(self, database: str, identity: int, generation: int, sync: bool):
         self.database, self.path = database, log_path(database)
-        self.generation = generation
+        self.identity, self.generation = identity, generation
         self.sync = sync
         self.size = 0  # bytes written, the header included; 0: no log file
         self.broken = False  # an append failed and could not be taken back: the log's end is unknown
@@ -249,7 +272,7 @@ class WriteLog:
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_CLOEXEC", 0),
                      0o666)
         try:
-            _write_all(fd, HEADER.pack(MAGIC, self.generation, marshal.version))
+            _write_all(fd, HEADER.pack(MAGIC, self.generation, marshal.version, self.identity))
             if self.sync:
                 _sync(fd)
                 _sync_directory(self.path)

@@ -124,6 +124,28 @@ def test_every_transaction_folds_the_log_first(path):
         assert again.engine.scan(TableName="Items")["Items"] == []
 
 
+def test_a_log_left_by_a_deleted_database_is_not_folded_into_a_new_one(path):
+    db = partiql.connect(path)
+    create_simple(db.engine)
+    db.engine.put_item(TableName="Items", Item={"pk": "old", "sk": 1})
+    _abandon(db)
+    stale = open(_log(path), "rb").read()
+    for suffix in ("", "-wal", "-shm"):  # the database deleted, its write log left behind
+        if os.path.exists(str(path) + suffix):
+            os.remove(str(path) + suffix)
+    db = partiql.connect(path)
+    create_simple(db.engine)  # (the same table id, 1: its rows would land in it)
+    db.close()
+    with open(_log(path), "wb") as file:
+        file.write(stale)
+    assert file_rows(path) == 0 and check_file(path).logged == 0
+    with partiql.connect(path, read_only=True) as reader:
+        assert reader.engine.scan(TableName="Items")["Items"] == []
+    with partiql.connect(path) as again:
+        assert again.engine.scan(TableName="Items")["Items"] == []
+    assert not os.path.exists(_log(path))
+
+
 # ------------------------------------------------------------------- the log's end and its damage
 
 def _logged(path) -> tuple[bytes, list]:
@@ -200,9 +222,9 @@ def test_a_damaged_log_is_refused_by_every_opener_and_left_as_it_is(path, conten
 
 def test_a_log_of_a_newer_python_is_refused(path):
     header, records = _logged(path)
-    magic, generation, _ = write_log.HEADER.unpack(header)
+    magic, generation, _, identity = write_log.HEADER.unpack(header)
     with open(_log(path), "wb") as file:
-        file.write(write_log.HEADER.pack(magic, generation, marshal.version + 1) + b"".join(records))
+        file.write(write_log.HEADER.pack(magic, generation, marshal.version + 1, identity) + b"".join(records))
     with pytest.raises(StorageError, match="logged by a newer Python .*open it with that Python once"):
         partiql.connect(path)
 
@@ -223,8 +245,9 @@ def test_any_log_content_opens_or_is_refused_clearly(tmp_path_factory, payloads,
     path = tmp_path_factory.mktemp("fuzz") / "app.db"
     db = partiql.connect(path)
     create_simple(db.engine)
+    identity = db.engine.storage._log.identity
     db.close()
-    header = write_log.HEADER.pack(write_log.MAGIC, 1, marshal.version) if headed else b""
+    header = write_log.HEADER.pack(write_log.MAGIC, 1, marshal.version, identity) if headed else b""
     with open(_log(path), "wb") as file:
         file.write(header + b"".join(map(_record, payloads)) + tail)
     try:
