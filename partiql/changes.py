@@ -95,7 +95,7 @@ def _position(engine, stream, start) -> int:
     if start == "TRIM_HORIZON":
         return 0 if oldest is None else oldest - 1
     text = str(start)
-    if not text.isdigit() or not 21 <= len(text) <= 40:
+    if not (text.isascii() and text.isdigit()) or not 21 <= len(text) <= 40:
         raise ValidationException(f"start takes {' or '.join(STARTS)} or a sequence number (21 to 40 digits), "
                                   f"not {start!r}")
     sequence = int(text)

@@ -346,7 +346,7 @@ def _backup(session, argument: str) -> None:
 
 @command(".history", "[N]", f"show the last N statements (default {HISTORY_SHOWN})")
 def _history(session, argument: str) -> None:
-    count = int(argument) if argument.isdigit() else HISTORY_SHOWN
+    count = int(argument) if argument.isascii() and argument.isdigit() else HISTORY_SHOWN
     entries = session.history()
     first = max(0, len(entries) - count)
     session.show("\n".join(f"{n:5}  {entry}" for n, entry in enumerate(entries[first:], first + 1)))

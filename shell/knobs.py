@@ -36,7 +36,7 @@ def parse_limit(text: str) -> int | None:
     """``N`` (1 or more) or ``off``."""
     if text.lower() == "off":
         return None
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise ShellError(f".limit takes a whole number of items from 1, or off, not {text!r}")
     return int(text)
 

@@ -117,7 +117,7 @@ def list_contributor_insights(engine, request: dict) -> dict:
 def _start(token, count: int) -> int:
     if token is None:
         return 0
-    if not token.isdigit() or int(token) > count:
+    if not (token.isascii() and token.isdigit()) or int(token) > count:
         raise ValidationException("Invalid NextToken")  # R
     return int(token)
 

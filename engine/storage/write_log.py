@@ -176,7 +176,7 @@ def identity(db) -> int:
     """The random number that ties a log to its database (0: none yet). why: a log left by a session
     that died on a file since deleted must not be folded into a new file of the same name."""
     row = db.execute(_IDENTITY).fetchone()
-    return int(row[0]) if row is not None and str(row[0]).isdigit() else 0
+    return int(row[0]) if row is not None and str(row[0]).isascii() and str(row[0]).isdigit() else 0
 
 
 def claim_identity(db) -> int:

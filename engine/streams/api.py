@@ -123,7 +123,7 @@ def get_shard_iterator(engine, request) -> dict:
         raise ValidationException(f"SequenceNumber is required for ShardIteratorType {kind}")  # R
     if kind not in _AT and text is not None:
         raise ValidationException(f"SequenceNumber must not be given for ShardIteratorType {kind}")  # R
-    if text is not None and not text.isdigit():
+    if text is not None and not (text.isascii() and text.isdigit()):
         raise ValidationException(f"Invalid SequenceNumber: {text}")  # R
     with engine.lock:
         streams = engine.streams

@@ -40,7 +40,7 @@ class App:
     async def _body(self, headers: dict, receive) -> bytes | None:
         """The request body, or None when it is (or would be) over the limit."""
         declared = headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_body:
+        if declared.isascii() and declared.isdigit() and int(declared) > self.max_body:
             return None  # refused before a byte of it is read
         chunks, size = [], 0
         while True:
