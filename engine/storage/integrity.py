@@ -56,21 +56,20 @@ class CheckReport:
 
 def check_file(path) -> CheckReport:
     """Check the database file ``path`` read-only; StorageError when it cannot be read at all."""
-    try:
-        pending, damage = write_log.read(os.fspath(path)), None  # (before the snapshot: see write_log)
-    except StorageError as error:
-        pending, damage = None, str(error)
     with _opened(path, "check") as (db, version):
         report = CheckReport(os.fspath(path), version)
-        if damage is not None:
-            report.add(damage)
+        try:  # (one snapshot for the rows and the log)
+            unfolded = write_log.snapshot(db, report.path) if version >= 5 else None
+        except StorageError as error:  # (a damaged log: a problem to report, the file is still checked)
+            report.add(str(error))
+            unfolded = None
+            if not db.in_transaction:
+                db.execute("BEGIN")
         structure = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
         if structure != ["ok"]:
             for line in structure:
                 report.add(f"SQLite: {line}")
             return report  # why: rows read from a damaged b-tree prove nothing
-        db.execute("BEGIN")  # (one snapshot for the rows and the log's generation)
-        unfolded = write_log.unfolded(pending, db, report.path) if version >= 5 else None
         report.logged = 0 if unfolded is None else unfolded.records
         _check_rows(db, report, None if unfolded is None else write_log.Overlay(unfolded))
         return report
@@ -79,11 +78,8 @@ def check_file(path) -> CheckReport:
 def backup_file(path, dest) -> None:
     """Copy the database file ``path`` (open elsewhere or not) to the new file ``dest``, with the writes
     its owner's write log holds."""
-    pending = write_log.read(os.fspath(path))  # (before the snapshot: see write_log)
     with _opened(path, "back up") as (db, _):
-        db.execute("BEGIN")
-        unfolded = write_log.unfolded(pending, db, os.fspath(path))
-        backup(db, dest, unfolded)
+        backup(db, dest, write_log.snapshot(db, os.fspath(path)))
 
 
 @contextmanager

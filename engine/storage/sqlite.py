@@ -112,7 +112,7 @@ class SqliteStorage(Storage):
                 with file_format.transaction(db):
                     write_log.fold(db, unfolded)
             write_log.discard(self.path)  # (folded, or another database's: see write_log.identity)
-        identity = write_log.claim_identity(db)
+        identity = write_log.claim_identity(db, self.path)
         return write_log.WriteLog(self.path, identity, write_log.folded(db, self.path) + 1,
                                   sync=self.durability == "full")
 
@@ -136,9 +136,8 @@ class SqliteStorage(Storage):
             self._engine = engine
             try:
                 if self.read_only:
-                    pending = write_log.read(self.path)  # (before the snapshot: see write_log)
-                    self._db.execute("BEGIN")  # one read transaction: a consistent snapshot of the commits
-                    unfolded = write_log.unfolded(pending, self._db, self.path)
+                    # one read transaction: a consistent snapshot of the commits, and of the write log
+                    unfolded = write_log.snapshot(self._db, self.path)
                     self._overlay = None if unfolded is None else write_log.Overlay(unfolded)
                 # why: SQLite reads past a damaged b-tree page without a word (a lost
                 # pointer loses its rows); its structural check costs ~3 % of a load.

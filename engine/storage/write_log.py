@@ -62,9 +62,8 @@ SHAPES = ((int, bytes, int, str, int), (int, bytes), (int, int, int, str, int))
 CHECKSUMS = (lambda tid, key, size, text: item_checksum(key, size, text), None, record_checksum)
 CODES = {statement: number for number, statement in enumerate(STATEMENTS)}
 
-_FOLDED = "SELECT value FROM settings WHERE name = 'folded'"
+_SETTING = "SELECT value FROM settings WHERE name = ?"
 _SET_FOLDED = "INSERT OR REPLACE INTO settings (name, value) VALUES ('folded', ?)"
-_IDENTITY = "SELECT value FROM settings WHERE name = 'identity'"
 _SET_IDENTITY = "INSERT INTO settings (name, value) VALUES ('identity', ?)"
 
 
@@ -153,35 +152,47 @@ def damaged(database: str, detail: str) -> StorageError:
                         "the files were left as they are")
 
 
-def folded(db, database: str) -> int:
-    """The generation of the last log folded into ``database``, open as ``db`` (0: none yet)."""
-    row = db.execute(_FOLDED).fetchone()
+def _setting(db, name: str, database: str) -> int:
+    """The number ``settings`` holds under ``name`` in ``database``, open as ``db`` (0: none)."""
+    row = db.execute(_SETTING, (name,)).fetchone()
     if row is None:
         return 0
-    if not (isinstance(row[0], str) and row[0].isdigit() and row[0].isascii()):
-        raise StorageError(f"cannot open {database}: its setting 'folded' is damaged ({row[0]!r} is not a "
-                           "generation number); the file was left as it is")
+    if not (isinstance(row[0], str) and row[0].isascii() and row[0].isdigit()):
+        raise StorageError(f"cannot open {database}: its setting {name!r} is damaged ({row[0]!r} is not a "
+                           "number); the file was left as it is")
     return int(row[0])
+
+
+def folded(db, database: str) -> int:
+    """The generation of the last log folded into ``database``, open as ``db`` (0: none yet)."""
+    return _setting(db, "folded", database)
+
+
+def identity(db, database: str) -> int:
+    """The random number that ties a log to its database (0: none yet). why: a log left by a session
+    that died on a file since deleted must not be folded into a new file of the same name."""
+    return _setting(db, "identity", database)
 
 
 def unfolded(pending: Pending | None, db, database: str) -> Pending | None:
     """``pending`` (read before ``db``'s read began) when it is ``db``'s log and ``db`` does not hold it
     yet, else None."""
-    if pending is None or not pending.rows or pending.identity != identity(db):
+    if pending is None or not pending.rows or pending.identity != identity(db, database):
         return None
     return pending if pending.generation > folded(db, database) else None
 
 
-def identity(db) -> int:
-    """The random number that ties a log to its database (0: none yet). why: a log left by a session
-    that died on a file since deleted must not be folded into a new file of the same name."""
-    row = db.execute(_IDENTITY).fetchone()
-    return int(row[0]) if row is not None and str(row[0]).isascii() and str(row[0]).isdigit() else 0
+def snapshot(db, database: str) -> Pending | None:
+    """For a reader that does not own ``database``: begin a read transaction on ``db`` and return the
+    log it does not hold yet (None: it holds everything). The log is read first: see the module docstring."""
+    pending = read(database)
+    db.execute("BEGIN")
+    return unfolded(pending, db, database)
 
 
-def claim_identity(db) -> int:
+def claim_identity(db, database: str) -> int:
     """``db``'s identity, given one now if it has none (its owner, at open)."""
-    number = identity(db)
+    number = identity(db, database)
     if not number:
         number = int.from_bytes(os.urandom(8), "big") >> 1 or 1
         db.execute(_SET_IDENTITY, (str(number),))
@@ -200,8 +211,10 @@ def fold(db, pending: Pending) -> None:
     """Within a transaction on ``db``: write what ``pending`` holds and record it folded. Only the
     last write of each key is written (deletes, then puts, each in key order: every page once)."""
     items, records = pending.latest()
-    latest = sorted(items.values(), key=lambda row: (row[0] is PUT_ITEM, ROW_KEY(row[1])))
-    item_rows.write(db, latest + [(ADD_RECORD, record) for record in records])
+    latest = sorted(items.values(), key=_row_key_bytes)  # (each row a different item: any order ends the same)
+    deletes = [row for row in latest if row[0] is DELETE_ITEM]
+    puts = [row for row in latest if row[0] is PUT_ITEM]
+    item_rows.write(db, deletes + puts + [(ADD_RECORD, record) for record in records])
     db.execute(_SET_FOLDED, (str(pending.generation),))
 
 
@@ -230,6 +243,11 @@ class Overlay:
             yield row
         for change in changes[position:]:
             yield from _kept(change, utf8)
+
+
+def _row_key_bytes(row: tuple) -> bytes:
+    """An item row's key bytes: sorting by them is three times faster than by (tid, key) (``rows``)."""
+    return row[1][1]
 
 
 def _kept(change: tuple, utf8: bool):

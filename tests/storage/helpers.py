@@ -44,11 +44,9 @@ def snapshot(engine: Engine) -> dict:
 def file_rows(path) -> int:
     """Item rows on disk: in the database file, read by a separate SQLite connection, with the writes
     of its write log that the file does not hold yet (read first, as every reader does: ``write_log``)."""
-    pending = write_log.read(str(path))
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        db.execute("BEGIN")
-        unfolded = write_log.unfolded(pending, db, str(path))
+        unfolded = write_log.snapshot(db, str(path))
         overlay = write_log.Overlay(unfolded) if unfolded is not None else None
         rows = 0
         for (tid,) in db.execute("SELECT tid FROM tables").fetchall():
