@@ -421,8 +421,7 @@ class SqliteStorage(Storage):
 
 
 class _Failing:
-    """``SqliteStorage._failing``'s context. why a class: it wraps every write to the file, and a
-    generator-made context manager costs a microsecond more (a PutItem to a file is ~70)."""
+    """``SqliteStorage._failing``'s context: SQLite's errors leave as StorageError naming the file."""
 
     __slots__ = ("what", "path")
 
