@@ -147,10 +147,9 @@ class Space:
         order in one step at the end; (how many keys are new, how many bytes the space grew by)."""
         by_key, fresh, grown = self.by_key, [], 0
         for key, record in pairs:
-            stored = by_key.get(key)
-            if stored is None:
+            stored = by_key.setdefault(key, record)  # (one hash of the key tuple, not two)
+            if stored is record:
                 record.key = key
-                by_key[key] = record
                 fresh.append(record)
                 grown += record.size
             else:

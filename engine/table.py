@@ -41,6 +41,7 @@ class IndexChange:
     index: IndexSpec
     old: tuple | None  # (h, pk, sort, Record)
     new: tuple | None
+    units: float = 0.0  # the write units it costs the index
 
 
 @dataclass(slots=True)
@@ -127,12 +128,15 @@ class Table:
     # ------------------------------------------------------------- the write path
     def prepare(self, located: tuple, old: Record | None, new_item: dict | None, *,
                 transactional: bool = False, too_large: str = ITEM_TOO_LARGE, size: int | None = None,
-                update=None) -> Mutation:
+                update=None, consumed: Consumed | None = None) -> Mutation:
         """Validate a write of ``new_item`` (None: delete) over ``old``; change nothing.
 
         ``located`` is (h, pk, sort) from ``locate``; ``old`` the record stored
         there; ``size`` the new item's size when the caller knows it; ``update``
-        the UpdateExpression that computed ``new_item`` (it words index key errors).
+        the UpdateExpression that computed ``new_item`` (it words index key errors);
+        ``consumed`` the Consumed the write's units are added to, a new one by
+        default (an import passes one for all its writes: a million writes, one
+        object, not three each).
         """
         h, pk, sort = located
         new = None
@@ -146,14 +150,19 @@ class Table:
             if self.indexes:
                 self.check_index_keys(new_item, update)
             new = Record(new_item, size)
-        mutation = Mutation(self, h, pk, sort, old, new, consumed=Consumed(self.name, transactional))
+        mutation = Mutation(self, h, pk, sort, old, new)
         if self.indexes:
-            mutation.changes = [self._index_change(index, old, new, mutation.consumed)
-                                for index in self.indexes]
-        table_units = self._table_write_units(old, new)
-        mutation.consumed.table.write = table_units * (2 if transactional else 1)
-        if self.has_lsis:
-            self._check_collection_size(mutation)
+            mutation.changes = [self._index_change(index, old, new) for index in self.indexes]
+            if self.has_lsis:
+                self._check_collection_size(mutation)
+        # (charged once valid: a shared ``consumed`` holds only writes that will be made)
+        if consumed is None:
+            consumed = Consumed(self.name, transactional)
+        mutation.consumed = consumed
+        for change in mutation.changes:
+            if change.units:  # index arms are never doubled in transactions (spec §6.1)
+                consumed.index(change.index.name, change.index.kind).write += change.units
+        consumed.table.write += self._table_write_units(old, new) * (2 if transactional else 1)
         return mutation
 
     def lookup(self, located: tuple) -> Record | None:
@@ -222,18 +231,14 @@ class Table:
         pk = item[key.hash_name]
         return key_hash(pk), pk, sort, projected
 
-    def _index_change(self, index: IndexSpec, old: Record | None, new: Record | None,
-                      consumed: Consumed) -> IndexChange:
+    def _index_change(self, index: IndexSpec, old: Record | None, new: Record | None) -> IndexChange:
         before, after = self.entry(index, old), self.entry(index, new)
         key_changed = (before is not None and after is not None
                        and not (values_equal(before[1], after[1]) and _same_sort(before[2], after[2])))
         content_changed = (before is not None and after is not None
                            and not values_equal(before[3].item, after[3].item))
-        units = index_write_units(before and before[3].size, after and after[3].size,
-                                  key_changed, content_changed)
-        if units:  # index arms are never doubled in transactions (spec §6.1)
-            consumed.index(index.name, index.kind).write += units
-        return IndexChange(index, before, after)
+        return IndexChange(index, before, after, index_write_units(before and before[3].size, after and after[3].size,
+                                                                   key_changed, content_changed))
 
     def _check_collection_size(self, mutation: Mutation) -> None:
         delta = self._collection_delta(mutation)
@@ -273,8 +278,9 @@ class Table:
             for mutation in mutations:
                 self.commit(mutation)
             return
-        for mutation in mutations:
-            self._commit_entries(mutation)
+        if self.indexes:
+            for mutation in mutations:
+                self._commit_entries(mutation)
 
     def _commit_entries(self, mutation: Mutation) -> None:
         """A committed item's index entries and collection size."""

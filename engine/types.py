@@ -21,7 +21,6 @@ only at the boundaries (``from_wire`` / ``to_wire``).
 
 from __future__ import annotations
 
-import functools
 import re
 from decimal import Context, Decimal, InvalidOperation
 
@@ -206,11 +205,24 @@ def utf8_len(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
-# why cached: every write sizes its numbers and as_tuple() dominates; the size
-# depends only on the value, and stored numbers repeat (counters, flags, ages).
-@functools.lru_cache(maxsize=4096)
+# why cached: every write sizes its numbers; the size depends only on the value, and stored numbers
+# repeat (counters, flags, ages). why a dict emptied when full, not lru_cache: most numbers of a large
+# import are new (sort keys, ids), and an LRU miss costs as much again as sizing the number
+_NUMBER_SIZES: dict = {}
+_NUMBER_SIZES_HELD = 4096
+
+
 def number_size(number: Decimal) -> int:
     """Bytes DynamoDB uses to store a number (spec §5.3): base-100 mantissa + exponent byte."""
+    size = _NUMBER_SIZES.get(number)
+    if size is None:
+        if len(_NUMBER_SIZES) >= _NUMBER_SIZES_HELD:
+            _NUMBER_SIZES.clear()
+        size = _NUMBER_SIZES[number] = _number_size(number)
+    return size
+
+
+def _number_size(number: Decimal) -> int:
     if not number:
         return 1
     text = str(number)  # why first: a plain integer's size follows from its text, at a fifth of the cost

@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from partiql.engine.capacity import Consumed
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.keys import key_from_item, key_hash
 from partiql.engine.partition import MAIN
@@ -264,21 +265,23 @@ def _import(engine, table, read, context: Context, report: ImportReport, continu
     with engine.lock:  # why: prepared against the stored items, applied before anyone else writes
         if engine.tables.get(table_name) is not table:
             raise TransferError(f"cannot import {path}: table {table_name} changed during the import", report)
-        mutations = _prepare(table, staged, report, progress)
+        consumed = Consumed(table_name)  # (every write's units, in one)
+        mutations = _prepare(table, staged, report, progress, consumed)
         if report.errors and not continue_on_error:
             raise TransferError(_failure(report), report)
         if progress:
             progress("commit", len(mutations), len(mutations))
         engine.apply(mutations)  # one storage transaction for the whole file
     report.imported = len(mutations)
-    report.write_units = sum(mutation.consumed.write_units for mutation in mutations)
+    report.write_units = consumed.write_units
     if progress:
         progress("write", len(mutations), len(mutations))
     return report
 
 
-def _prepare(table, staged: dict, report: ImportReport, progress) -> list:
-    """The write path's own validation of each item (sizes, nesting, index keys) over what is stored."""
+def _prepare(table, staged: dict, report: ImportReport, progress, consumed: Consumed) -> list:
+    """The write path's own validation of each item (sizes, nesting, index keys) over what is stored;
+    their units added to ``consumed``."""
     mutations, errors = [], []
     total = len(staged)
     # why: an import into an empty table (the usual one) replaces nothing; staged keys are distinct
@@ -287,7 +290,7 @@ def _prepare(table, staged: dict, report: ImportReport, progress) -> list:
         if progress and number % PROGRESS_EVERY == 0:
             progress("write", number, total)
         try:
-            mutations.append(table.prepare(located, lookup(located), item))
+            mutations.append(table.prepare(located, lookup(located), item, consumed=consumed))
         except DynamoDBError as error:
             errors.append((line, reason(error)))
     if errors:

@@ -34,6 +34,7 @@ from decimal import Decimal
 from sys import intern
 from typing import Callable, Iterator
 
+from partiql.engine import limits
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.schema import TableSpec, all_key_names
 from partiql.engine.types import ALL_TYPES, NESTING, checked_number, number_text, parse_number
@@ -95,9 +96,16 @@ def reason(error: Exception) -> str:
 
 # ------------------------------------------------------------ plain values
 
+# why: an integer of at most 38 digits is a canonical DynamoDB number as it stands
+_INT_LIMIT = 10 ** limits.NUMBER_MAX_DIGITS
+
+
 def from_plain(value):
-    """A plain JSON value (numbers parsed as Decimal) as an engine value."""
-    if isinstance(value, Decimal):
+    """A plain JSON value (numbers parsed as Decimal, or integers as int) as an engine value."""
+    kind = type(value)
+    if kind is int:  # (not a bool: its type is bool)
+        return Decimal(value) if -_INT_LIMIT < value < _INT_LIMIT else checked_number(Decimal(value))
+    if kind is Decimal:
         return checked_number(value)
     if isinstance(value, list):
         return [from_plain(member) for member in value]
@@ -125,16 +133,20 @@ def _plain_text(value) -> str:
 # why one decoder: json.loads with parse_float builds a new JSONDecoder for every line
 _PLAIN_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=Decimal)
 _PLAIN_JSON, _PLAIN_SCAN = _PLAIN_DECODER.decode, _PLAIN_DECODER.scan_once
+# why integers as int where ``from_plain`` converts every value: the scanner parses an int itself
+# and calls Decimal for nothing else, a tenth of a plain JSON import's reading
+_INT_SCAN = json.JSONDecoder(parse_float=Decimal).scan_once
 
 
-def _load_json(text):
-    """The value of a line of JSON text. why its scanner first: ``decode`` wraps it in two Python
-    calls and two regex matches, a tenth of an import's time; a line it does not read whole
-    (leading blanks, bad JSON, more after the value) goes through ``decode``, for its errors."""
+def _load_json(text, scan=_PLAIN_SCAN):
+    """The value of a line of JSON text (integers as Decimal; as int with ``scan=_INT_SCAN``). why
+    its scanner first: ``decode`` wraps it in two Python calls and two regex matches, a tenth of an
+    import's time; a line it does not read whole (leading blanks, bad JSON, more after the value, an
+    integer past int's digit limit) goes through ``decode``, for its errors and its Decimals."""
     if type(text) is not str:
         text = text.decode("utf-8")
     try:
-        value, end = _PLAIN_SCAN(text, 0)
+        value, end = scan(text, 0)
     except (StopIteration, ValueError):
         return _PLAIN_JSON(text)
     if end != len(text) and text[end:].strip(" \t\n\r"):  # (JSON's own blanks)
@@ -272,9 +284,16 @@ def _write_ddb_json(stream, items, context: Context) -> None:
 def _read_json(stream, context: Context):
     types = context.types
     # (names interned: one string per attribute name, not one per item — see storage/codec.py)
-    return _json_items(stream, _load_json, lambda value: {
-        intern(name): declared(types[name], member, False) if name in types else from_plain(member)
-        for name, member in value.items()})
+    if types:  # (declared types take numbers as Decimal, as from a CSV cell's JSON)
+        return _json_items(stream, _load_json, lambda value: {
+            intern(name): declared(types[name], member, False) if name in types else from_plain(member)
+            for name, member in value.items()})
+    return _json_items(stream, _load_int_json, lambda value: {
+        intern(name): member if type(member) is str else from_plain(member) for name, member in value.items()})
+
+
+def _load_int_json(text):
+    return _load_json(text, _INT_SCAN)
 
 
 def _write_json(stream, items, context: Context) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
+import struct
 import zlib
 from sys import intern
 from decimal import Decimal
@@ -125,8 +126,11 @@ def row_key(h: int, pk, sort: tuple | None) -> bytes:
     so reopening appends to each partition instead of inserting at random.
     """
     pk_bytes = key_bytes(pk)
-    head = h.to_bytes(8, "big") + len(pk_bytes).to_bytes(2, "big") + pk_bytes
+    head = _ROW_KEY_HEAD(h, len(pk_bytes)) + pk_bytes
     return head if sort is None else head + key_bytes(sort[0])
+
+
+_ROW_KEY_HEAD = struct.Struct(">QH").pack  # the hash (8 bytes), the pk's length (2): big-endian
 
 
 def _number_key(data: bytes):

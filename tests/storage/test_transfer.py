@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import partiql
-from partiql.engine.errors import ResourceNotFoundException
+from partiql.engine.errors import DynamoDBError, ResourceNotFoundException
+from partiql.engine.limits import Limits
 from partiql.transfer import TransferError
-from partiql.transfer_formats import _PLAIN_JSON, _load_json
+from partiql.transfer_formats import _INT_SCAN, _PLAIN_JSON, _PLAIN_SCAN, _load_json, from_plain
 
 from .helpers import attribute_types, create_simple, file_rows, key_schema
 
@@ -203,12 +204,16 @@ def test_ddb_json_rows_get_dynamodbs_messages(db, tmp_path):
         (3, "One or more parameter values were invalid: An string set  may not be empty")]
 
 
-def test_an_item_too_large_or_with_a_bad_index_key_is_a_bad_row(db, tmp_path):
-    db.engine.create_table(
+def _create_indexed(engine) -> None:
+    engine.create_table(
         TableName="Indexed", KeySchema=key_schema("pk"), BillingMode="PAY_PER_REQUEST",
         AttributeDefinitions=attribute_types(pk="S", g="N"),
         GlobalSecondaryIndexes=[{"IndexName": "ByG", "KeySchema": key_schema("g"),
                                  "Projection": {"ProjectionType": "ALL"}}])
+
+
+def test_an_item_too_large_or_with_a_bad_index_key_is_a_bad_row(db, tmp_path):
+    _create_indexed(db.engine)
     source = tmp_path / "rows.jsonl"
     source.write_text('{"pk": "big", "pad": "' + "x" * 410_000 + '"}\n{"pk": "g", "g": "text"}\n')
     with pytest.raises(TransferError) as caught:
@@ -223,6 +228,77 @@ def test_a_later_row_with_the_same_key_replaces_the_earlier(db, tmp_path):
     report = db.import_items("Items", source)
     assert report.imported == 1 and report.replaced == 1
     assert _items(db, "Items") == [{"pk": "a", "sk": Decimal(1), "v": Decimal(2)}]
+
+
+# (plain JSON reads integers as int and converts them itself: each must be what the Decimal reading gave)
+@pytest.mark.parametrize("text, stored", [
+    ("0", "0"), ("-0", "0"), ("7", "7"), ("-12", "-12"), ("9" * 38, "9" * 38), ("-" + "9" * 38, "-" + "9" * 38),
+    ("1" + "0" * 40, "1" + "0" * 40), ("-" + "1" + "0" * 125, "-1" + "0" * 125), ("1.50", "1.5"), ("1e2", "100"),
+    ("true", True), ("false", False), ("[1, 2.0]", ["1", "2"]), ('{"n": -3}', {"n": "-3"}),
+    ("1" * 39, "error: Attempting to store more than 38 significant digits in a Number"),
+    ("1" + "0" * 126, "error: Number overflow. Attempting to store a number with magnitude larger than supported range"),
+    ("1" * 4400, "error: Number overflow. Attempting to store a number with magnitude larger than supported range"),
+], ids=["zero", "negative-zero", "small", "negative", "38-digits", "negative-38-digits", "one-digit-of-41",
+        "negative-126-digits", "trailing-zero", "exponent", "true", "false", "list", "map", "39-digits",
+        "past-the-range", "past-ints-digit-limit"])
+def test_plain_json_numbers_are_stored_as_dynamodb_stores_them(db, tmp_path, text, stored):
+    source = tmp_path / "numbers.jsonl"
+    source.write_text('{"pk": "a", "sk": 1, "v": %s}\n' % text)
+    if isinstance(stored, str) and stored.startswith("error: "):
+        with pytest.raises(TransferError) as caught:
+            db.import_items("Items", source)
+        assert caught.value.report.errors == [(1, stored[len("error: "):])]
+        return
+    db.import_items("Items", source)
+    [item] = _items(db, "Items")
+    assert _as_text(item["v"]) == stored and type(item["v"]) is type(_as_value(stored))
+
+
+def _as_text(value):
+    if type(value) is Decimal:
+        return str(value)
+    if type(value) is list:
+        return [_as_text(member) for member in value]
+    if type(value) is dict:
+        return {name: _as_text(member) for name, member in value.items()}
+    return value
+
+
+def _as_value(stored):
+    return Decimal(stored) if type(stored) is str else stored
+
+
+def test_an_imports_write_units_are_those_of_the_rows_it_wrote(db, tmp_path):
+    """One Consumed gathers every write's units: the table's and each index's, none of a bad row's."""
+    _create_indexed(db.engine)
+    rows = ['{"pk": "a", "g": 1}', '{"pk": "b", "g": 2, "pad": "%s"}' % ("x" * 1500), '{"pk": "c"}',
+            '{"pk": "bad", "g": "text"}']
+    source = tmp_path / "rows.jsonl"
+    source.write_text("\n".join(rows) + "\n")
+    report = db.import_items("Indexed", source, continue_on_error=True)
+    assert report.imported == 3 and [line for line, _ in report.errors] == [4]
+    assert report.write_units == (1 + 1) + (2 + 2) + 1  # each row's table units, and the GSI's where it has g
+    with partiql.connect() as other:  # the same writes, one PutItem each
+        _create_indexed(other.engine)
+        units = [other.engine.put_item(TableName="Indexed", Item=json.loads(row, parse_int=Decimal),
+                                       ReturnConsumedCapacity="TOTAL")["ConsumedCapacity"]["CapacityUnits"]
+                 for row in rows[:3]]
+    assert sum(units) == report.write_units
+
+
+def test_an_item_collection_too_large_is_a_bad_row_that_costs_nothing(tmp_path):
+    with partiql.connect(limits=Limits(lsi_collection_bytes=1000)) as db:  # (one item of 300 B: 620 B)
+        db.engine.create_table(
+            TableName="Local", KeySchema=key_schema("pk", "sk"), BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=attribute_types(pk="S", sk="N", l="S"),
+            LocalSecondaryIndexes=[{"IndexName": "ByL", "KeySchema": key_schema("pk", "l"),
+                                    "Projection": {"ProjectionType": "ALL"}}])
+        db.engine.put_item(TableName="Local", Item={"pk": "full", "sk": Decimal(0), "l": "x" * 300})
+        source = tmp_path / "rows.jsonl"
+        source.write_text('{"pk": "full", "sk": 1, "l": "%s"}\n{"pk": "room", "sk": 1}\n' % ("y" * 300))
+        report = db.import_items("Local", source, continue_on_error=True)
+        assert report.errors == [(1, "Collection size exceeded.")]
+        assert report.imported == 1 and report.write_units == 1
 
 
 DEEP = 100_000  # levels: past Python's stack, as a file can be
@@ -339,6 +415,36 @@ def test_a_json_line_reads_as_the_decoder_reads_it(body, tail, head):
     except ValueError as error:
         found = ("error", type(error), str(error))
     assert found == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.integers(10 ** 36, 10 ** 130).map(lambda n: -n)
+                    | st.integers(10 ** 36, 10 ** 130) | st.decimals(allow_nan=False, allow_infinity=False)
+                    | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    max_leaves=8))
+def test_integers_read_as_int_become_the_values_their_decimal_reading_gives(value):
+    """The plain-JSON import reads integers as int (``_INT_SCAN``): ``from_plain`` of that is the
+    value, or the error, of the Decimal reading."""
+    text = json.dumps(value, default=str).replace('"', "") if isinstance(value, Decimal) else json.dumps(
+        value, default=lambda number: float(number))
+    outcomes = []
+    for scan in (_PLAIN_SCAN, _INT_SCAN):
+        try:
+            read = from_plain(_load_json(text, scan))
+            outcomes.append(("value", _typed(read)))
+        except (ValueError, DynamoDBError) as error:
+            outcomes.append(("error", type(error), str(error)))
+    assert outcomes[0] == outcomes[1]
+
+
+def _typed(value):
+    """A value with each member's type beside it (True == Decimal(1), but they are different values)."""
+    if type(value) is list:
+        return [_typed(member) for member in value]
+    if type(value) is dict:
+        return {name: _typed(member) for name, member in value.items()}
+    return type(value).__name__, str(value)
 
 
 FILE_PIECES = ['{"pk": "a", "sk": 1}', '{"pk": {"S": "a"}, "sk": {"N": "1"}}', '{"Item": {"pk": {"S": "b"}}}',
