@@ -12,7 +12,7 @@ import sys
 
 import partiql
 
-from .config import FORMATS, SCAN_POLICIES, ConfigError, load
+# (the settings module loads after ``--version``'s early return: it and dataclasses are a third of that path)
 
 PROGRAM = "partiql"
 DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Every statement shows its "
@@ -34,6 +34,8 @@ class _Script(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     """The command line: ``partiql [DATABASE] [-e STATEMENT]… [-f FILE] [options]``."""
     from partiql.engine.throughput import MODES as THROUGHPUT_MODES
+
+    from .config import FORMATS, SCAN_POLICIES
 
     parser = argparse.ArgumentParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
     parser.set_defaults(scripts=[])
@@ -71,6 +73,8 @@ def _remote(args) -> bool:
 
 
 def _settings(args):
+    from .config import load
+
     settings = load(args.config)
     for key in ("format", "scan"):
         if getattr(args, key):
@@ -87,6 +91,7 @@ def main(argv: list | None = None) -> int:
         print(f"{PROGRAM} {partiql.__version__}")
         return 0
     from . import maintenance, transfer
+    from .config import ConfigError
 
     if argv[:1] == ["serve"]:  # partiql serve … (the server stack loads only then)
         from partiql.server.cli import main as serve
@@ -118,6 +123,8 @@ def main(argv: list | None = None) -> int:
 
 def _connect(args) -> partiql.Connection:
     """The database; a file another process holds is read as a snapshot, with a notice saying so."""
+    from .config import ConfigError
+
     if _remote(args):
         if args.database is not None:
             raise ConfigError("give a DATABASE file or an endpoint (--endpoint-url, --region, --profile), not both")
