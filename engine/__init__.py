@@ -37,8 +37,10 @@ def _snake(operation: str) -> str:
 
 
 def _python_method(operation: str):
+    handler = OPERATIONS[operation]
+
     def method(self, **request):
-        return OPERATIONS[operation](self, convert(request, from_python))
+        return handler(self, convert(request, from_python))
 
     method.__name__ = _snake(operation)
     method.__qualname__ = f"Engine.{method.__name__}"

@@ -357,7 +357,7 @@ def from_python(value):
 def _from_python(value, depth: int):
     kind = type(value)
     if kind is str:
-        return checked_text(value)
+        return value if value.isascii() else checked_text(value)  # (ASCII is text: no call)
     if kind is bool or value is None:
         return value
     if kind is Decimal:
@@ -375,7 +375,7 @@ def _from_python(value, depth: int):
         return bytes(value)
     if isinstance(value, dict):
         check_depth(depth)
-        return {(key if type(key) is str and key.isascii() else _name(key)): _from_python(item, depth + 1)
+        return {(key if type(key) is str and key.isascii() else attribute_name(key)): _from_python(item, depth + 1)
                 for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         check_depth(depth)
@@ -391,7 +391,9 @@ def _from_python(value, depth: int):
     raise TypeError(f"Unsupported type {type(value).__name__!r} for value {value!r}")
 
 
-def _name(key) -> str:
+def attribute_name(key) -> str:
+    """A caller's attribute name: a str of Unicode text (TypeError for another type, DynamoDB's
+    ValidationException for a lone surrogate)."""
     if not isinstance(key, str):
         raise TypeError(f"Attribute names must be strings, not {type(key).__name__}")
     return checked_text(str(key))

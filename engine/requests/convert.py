@@ -9,7 +9,7 @@ client / wire boundary.
 
 from __future__ import annotations
 
-from ..types import checked_text
+from ..types import attribute_name
 from ..wire_values import to_wire
 
 def _map(content, value_fn):
@@ -19,7 +19,8 @@ def _map(content, value_fn):
         return content
     if value_fn is to_wire:
         return {name: value_fn(value) for name, value in content.items()}
-    return {checked_text(name): value_fn(value) for name, value in content.items()}
+    return {(name if type(name) is str and name.isascii() else attribute_name(name)): value_fn(value)
+            for name, value in content.items()}
 
 
 def _maps(content, value_fn):
@@ -53,16 +54,16 @@ _WALKED = (dict, list)
 def convert(message, value_fn):
     """A copy of ``message`` whose attribute values went through ``value_fn``."""
     if isinstance(message, dict):
-        return {name: _member(name, content, value_fn) for name, content in message.items()}
+        out = {}
+        for name, content in message.items():  # (a loop, not a call per member: every request comes here)
+            converter = VALUE_MEMBERS.get(name)
+            if content is None:
+                out[name] = None
+            elif converter is not None:
+                out[name] = converter(content, value_fn)
+            else:
+                out[name] = convert(content, value_fn) if isinstance(content, _WALKED) else content
+        return out
     if isinstance(message, list):
         return [convert(element, value_fn) for element in message]
     return message
-
-
-def _member(name: str, content, value_fn):
-    if content is None:
-        return None
-    converter = VALUE_MEMBERS.get(name)
-    if converter is not None:
-        return converter(content, value_fn)
-    return convert(content, value_fn) if isinstance(content, _WALKED) else content

@@ -182,3 +182,21 @@ def test_statements_of_the_wrong_shape_are_the_callers_type_error(db, call, word
         call(db)
     assert str(caught.value).startswith(words)
     assert _count(db) == 0
+
+
+# ------------------------------------------------------- attribute names that are not str
+
+@pytest.mark.parametrize("call", [
+    lambda engine, name: engine.get_item(TableName="Tab", Key={name: "a"}),
+    lambda engine, name: engine.put_item(TableName="Tab", Item={"pk": "a", name: 1}),
+    lambda engine, name: engine.put_item(TableName="Tab", Item={"pk": "a", "m": {name: 1}}),
+    lambda engine, name: engine.query(TableName="Tab", KeyConditionExpression="pk = :v",
+                                      ExpressionAttributeValues={name: "a"}),
+], ids=["key", "item", "nested-map", "expression-values"])
+@pytest.mark.parametrize("name", [1, b"pk", None, ("pk",)], ids=["int", "bytes", "none", "tuple"])
+def test_an_attribute_name_that_is_not_a_str_is_the_callers_type_error(db, call, name):
+    """At the top of a request member as inside a map: boto3's serializer takes str names only."""
+    with pytest.raises(TypeError) as caught:
+        call(db.engine, name)
+    assert str(caught.value) == f"Attribute names must be strings, not {type(name).__name__}"
+    assert _count(db) == 0
