@@ -4,8 +4,9 @@
 
 For each size, in a fresh process each (so one size's heap does not weigh on
 the next): import N small items (~60 bytes in DynamoDB terms) from a JSON-lines
-file into a database file (items/s), open that file (seconds; the median of
-``--runs`` opens), the memory the open database holds per item (traced Python
+file into a database file (items/s; and the same items from DynamoDB JSON, as
+an export to S3 writes them, into a database of their own), open that file
+(seconds; the median of ``--runs`` opens), the memory the open database holds per item (traced Python
 allocations, and what an open adds to the resident size of a fresh process that
 does nothing else, over the item count), and PutItem to
 the open file (ops/s, after a collection: the steady state), sustained: ``PUTS``
@@ -46,19 +47,16 @@ def measure(size: int, runs: int) -> dict:
 def _measure(folder: str, size: int, runs: int) -> dict:
     import partiql
 
-    source, path = os.path.join(folder, "items.jsonl"), os.path.join(folder, "scale.db")
-    with open(source, "w") as file:
-        for n in range(size):
-            file.write(json.dumps({"pk": f"user#{n % 50_000}", "sk": n, "name": f"name {n}", "age": n % 90}) + "\n")
-    with partiql.connect(path) as db:
-        db.engine.create_table(
-            TableName="Scale", ProvisionedThroughput={"ReadCapacityUnits": 40_000, "WriteCapacityUnits": 40_000},
-            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                  {"AttributeName": "sk", "AttributeType": "N"}],
-            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}])
-        started = time.perf_counter()
-        db.import_items("Scale", source, "json")
-        imported = time.perf_counter() - started
+    path = os.path.join(folder, "scale.db")
+    imports = {}
+    for format, line in SOURCES.items():  # (the ddb-json one into a database of its own, then gone)
+        source, target = os.path.join(folder, f"items.{format}"), os.path.join(folder, f"{format}.db")
+        with open(source, "w") as file:
+            file.writelines(json.dumps(line(n)) + "\n" for n in range(size))
+        imports[format] = size / _import(target, source, format)
+        os.remove(source)
+    os.rename(os.path.join(folder, "json.db"), path)
+    os.remove(os.path.join(folder, "ddb-json.db"))
     opens = []
     for _ in range(runs):
         started = time.perf_counter()
@@ -76,8 +74,36 @@ def _measure(folder: str, size: int, runs: int) -> dict:
     db.close()
     puts = PUTS / (time.perf_counter() - started)
     opened = subprocess.run([sys.executable, __file__, "--rss", path], capture_output=True, text=True, check=True)
-    return {"size": size, "import": size / imported, "open": statistics.median(opens), "traced": traced / size,
-            "rss": int(opened.stdout) / size, "puts": puts, "calls": PUTS / calls}
+    return {"size": size, "import": imports["json"], "import ddb-json": imports["ddb-json"],
+            "open": statistics.median(opens), "traced": traced / size, "rss": int(opened.stdout) / size,
+            "puts": puts, "calls": PUTS / calls}
+
+
+def _item(n: int) -> dict:
+    return {"pk": f"user#{n % 50_000}", "sk": n, "name": f"name {n}", "age": n % 90}
+
+
+# format -> line n of its source: the same items as plain JSON and as DynamoDB JSON (an export to S3)
+SOURCES = {
+    "json": _item,
+    "ddb-json": lambda n: {"Item": {name: {"N": str(value)} if type(value) is int else {"S": value}
+                                    for name, value in _item(n).items()}},
+}
+
+
+def _import(path: str, source: str, format: str) -> float:
+    """Seconds an import of ``source`` takes into table Scale of a new database ``path``."""
+    import partiql
+
+    with partiql.connect(path) as db:
+        db.engine.create_table(
+            TableName="Scale", ProvisionedThroughput={"ReadCapacityUnits": 40_000, "WriteCapacityUnits": 40_000},
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "sk", "AttributeType": "N"}],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}])
+        started = time.perf_counter()
+        db.import_items("Scale", source, format)
+        return time.perf_counter() - started
 
 
 def _resident() -> int:
@@ -119,7 +145,8 @@ def main() -> None:
         done = subprocess.run([sys.executable, __file__, "--child", str(size), "--runs", str(args.runs)],
                               capture_output=True, text=True, check=True)
         found = json.loads(done.stdout.strip().splitlines()[-1])
-        print(f"{size:>9,} items: import {found['import']:8,.0f} items/s   open {found['open']:6.2f} s   "
+        print(f"{size:>9,} items: import {found['import']:8,.0f} items/s ({found['import ddb-json']:,.0f} from "
+              f"DynamoDB JSON)   open {found['open']:6.2f} s   "
               f"{found['traced']:5,.0f} B/item traced ({found['rss']:5,.0f} B/item RSS of an open)   "
               f"PutItem to the file {found['puts']:7,.0f}/s sustained ({found['calls']:7,.0f}/s the calls)")
     print(reference_speed())

@@ -11,6 +11,7 @@ import base64
 from decimal import Decimal
 
 from .errors import SerializationException, ValidationException
+from .limits import NUMBER_MAX_DIGITS
 from .types import check_depth, checked_text, number_text, parse_number, type_of
 
 def _wire_string(value, what="String"):
@@ -116,6 +117,14 @@ def from_wire(attribute_value, depth: int = 1):
     ``depth`` is the value's nesting level; containers deeper than
     ``limits.MAX_VALUE_DEPTH`` are DynamoDB's nesting error.
     """
+    if type(attribute_value) is dict and len(attribute_value) == 1:  # the usual S or plain integer N
+        for kind, content in attribute_value.items():  # (one member: the general path's result, sooner)
+            if type(content) is str:
+                if kind == "S":
+                    return content if content.isascii() else checked_text(content)
+                if (kind == "N" and content.isdigit() and content.isascii() and content[0] != "0"
+                        and len(content) <= NUMBER_MAX_DIGITS):
+                    return Decimal(content)  # (canonical: digits, no leading zero, within 38)
     if not isinstance(attribute_value, dict):
         raise SerializationException("Unexpected value type in payload")
     present = [key for key in attribute_value if key in _FROM_WIRE and attribute_value[key] is not None]
@@ -132,7 +141,7 @@ def from_wire(attribute_value, depth: int = 1):
 def item_from_wire(item) -> dict:
     if not isinstance(item, dict):
         raise SerializationException("Unexpected value type in payload")
-    return {checked_text(name): from_wire(value) for name, value in item.items()}
+    return {(name if name.isascii() else checked_text(name)): from_wire(value) for name, value in item.items()}
 
 
 def _b64(data: bytes) -> str:

@@ -138,20 +138,43 @@ _PLAIN_JSON, _PLAIN_SCAN = _PLAIN_DECODER.decode, _PLAIN_DECODER.scan_once
 _INT_SCAN = json.JSONDecoder(parse_float=Decimal).scan_once
 
 
-def _load_json(text, scan=_PLAIN_SCAN):
-    """The value of a line of JSON text (integers as Decimal; as int with ``scan=_INT_SCAN``). why
-    its scanner first: ``decode`` wraps it in two Python calls and two regex matches, a tenth of an
-    import's time; a line it does not read whole (leading blanks, bad JSON, more after the value, an
-    integer past int's digit limit) goes through ``decode``, for its errors and its Decimals."""
-    if type(text) is not str:
-        text = text.decode("utf-8")
+# why a line's scanner first: a decoder's ``decode`` (and ``json.loads``) wraps it in two Python calls
+# and two regex matches, a tenth of an import's time; a line it does not read whole (leading blanks, bad
+# JSON, more after the value, an integer past int's digit limit) goes through the decoder, for its errors
+_UNREAD = object()
+
+
+def _scanned(text: str, scan):
+    """The value ``scan`` reads from the whole of ``text`` (JSON's blanks may follow it), or ``_UNREAD``."""
     try:
         value, end = scan(text, 0)
     except (StopIteration, ValueError):
-        return _PLAIN_JSON(text)
-    if end != len(text) and text[end:].strip(" \t\n\r"):  # (JSON's own blanks)
-        return _PLAIN_JSON(text)
+        return _UNREAD
+    if end != len(text) and text[end:].strip(" \t\n\r"):
+        return _UNREAD
     return value
+
+
+def _load_json(text, scan=_PLAIN_SCAN):
+    """The value of a line of JSON text (integers as Decimal; as int with ``scan=_INT_SCAN``)."""
+    if type(text) is not str:
+        text = text.decode("utf-8")
+    value = _scanned(text, scan)
+    return _PLAIN_JSON(text) if value is _UNREAD else value
+
+
+_WIRE_SCAN = json.JSONDecoder().scan_once
+
+
+def _load_wire_json(data):
+    """``json.loads(data)`` of a line of DynamoDB JSON, through its scanner when the line is UTF-8 (the
+    rest — a byte-order mark, UTF-16, an encoded surrogate — as ``json.loads`` reads bytes)."""
+    try:
+        text = data if type(data) is str else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return json.loads(data)
+    value = _scanned(text, _WIRE_SCAN)
+    return json.loads(data) if value is _UNREAD else value
 
 
 # ----------------------------------------------------------- declared types
@@ -269,8 +292,8 @@ def is_wire_item(value) -> bool:
 def _read_ddb_json(stream, context: Context):
     # Plain json.loads: DynamoDB JSON carries numbers as strings, and a bare
     # number where one belongs gets DynamoDB's own complaint from from_wire.
-    return _json_items(stream, json.loads,
-                       lambda value: item_from_wire(value["Item"] if set(value) == {"Item"} else value))
+    return _json_items(stream, _load_wire_json,
+                       lambda value: item_from_wire(value["Item"] if len(value) == 1 and "Item" in value else value))
 
 
 def _write_ddb_json(stream, items, context: Context) -> None:

@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from partiql.engine.errors import SerializationException, ValidationException
 from partiql.engine.types import (checked_number, from_python, item_size, nesting_problem, normalize_number,
                                   number_problem, number_size, number_text, parse_number, type_of, values_equal)
-from partiql.engine.wire_values import from_wire, to_wire
+from partiql.engine.wire_values import _FROM_WIRE, from_wire, to_wire
 
 # spec §5.3: number_size examples
 NUMBER_SIZES = [
@@ -157,6 +157,29 @@ def test_wire_errors(wire, error, message):
     with pytest.raises(error) as caught:
         from_wire(wire)
     assert caught.value.message == message
+
+
+@given(st.sampled_from(["S", "N"]), st.text(max_size=45) | st.from_regex(r"-?[0-9]{1,45}", fullmatch=True)
+       | st.sampled_from(["0", "007", "1" * 38, "1" * 39, "\u00b2", "\ud800", "1e3", " 1"]))
+def test_the_s_and_integer_n_fast_path_agrees_with_the_general_conversion(kind, text):
+    """``from_wire`` reads a lone S, or an N of plain digits, before its general checks: the same
+    value, or the same error, as the type's own converter (``_FROM_WIRE``)."""
+    outcomes = []
+    for convert in (from_wire, lambda wire: _FROM_WIRE[kind](wire[kind], 1)):
+        try:
+            value = convert({kind: text})
+            outcomes.append(("value", type(value), value, str(value)))
+        except (ValidationException, SerializationException) as error:
+            outcomes.append(("error", type(error), error.message))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_number_sizes_hold_when_the_cache_empties():
+    """The cache of sizes empties when full (4,096 numbers): every size, sized fresh or remembered,
+    is still the digits rule's."""
+    numbers = [parse_number(f"{n * 7919}.{n % 97}e{n % 41 - 20}") for n in range(-6000, 6000)]
+    for _ in range(2):
+        assert [number_size(number) for number in numbers] == [_reference_size(number) for number in numbers]
 
 
 wire_values = st.recursive(

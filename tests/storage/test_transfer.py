@@ -15,7 +15,8 @@ import partiql
 from partiql.engine.errors import DynamoDBError, ResourceNotFoundException
 from partiql.engine.limits import Limits
 from partiql.transfer import TransferError
-from partiql.transfer_formats import _INT_SCAN, _PLAIN_JSON, _PLAIN_SCAN, _load_json, from_plain
+from partiql.transfer_formats import (_INT_SCAN, _PLAIN_JSON, _PLAIN_SCAN, _load_json, _load_wire_json,
+                                      from_plain)
 
 from .helpers import attribute_types, create_simple, file_rows, key_schema
 
@@ -445,6 +446,38 @@ def _typed(value):
     if type(value) is dict:
         return {name: _typed(member) for name, member in value.items()}
     return type(value).__name__, str(value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                 max_leaves=8).map(lambda value: json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")),
+    st.binary(max_size=12)),
+    st.sampled_from([b"", b"\n", b" \n", b"\r\n", b"\xa0", b" x"]),
+    st.sampled_from([b"", b" ", b"\xef\xbb\xbf", b"\xff", b"\xed\xa0\x80"]),
+    st.sampled_from(["utf-8", "utf-16"]))
+def test_a_ddb_json_line_reads_as_json_loads_reads_it(body, tail, head, encoding):
+    """``_load_wire_json`` reads UTF-8 lines through the scanner: the value ``json.loads`` gives the
+    bytes, or its error — with a byte-order mark, UTF-16, bad UTF-8 or an encoded surrogate too."""
+    data = head + body + tail
+    if encoding == "utf-16":
+        data = data.decode("utf-8", "surrogatepass").encode("utf-16", "surrogatepass") if _decodes(data) else data
+    outcomes = []
+    for load in (json.loads, _load_wire_json):
+        try:
+            outcomes.append(("value", load(data)))
+        except ValueError as error:
+            outcomes.append(("error", type(error), str(error)))
+    assert outcomes[0] == outcomes[1]
+
+
+def _decodes(data: bytes) -> bool:
+    try:
+        data.decode("utf-8", "surrogatepass")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 FILE_PIECES = ['{"pk": "a", "sk": 1}', '{"pk": {"S": "a"}, "sk": {"N": "1"}}', '{"Item": {"pk": {"S": "b"}}}',
