@@ -330,6 +330,11 @@ FLOAT_MESSAGE = "Float types are not supported. Use Decimal types instead."
 _INT_LIMIT = 10 ** limits.NUMBER_MAX_DIGITS
 
 
+def int_number(value: int) -> Decimal:
+    """An int as a DynamoDB number: of at most 38 digits it is valid and canonical as it stands."""
+    return Decimal(value) if -_INT_LIMIT < value < _INT_LIMIT else checked_number(Decimal(value))
+
+
 def _set_from_python(value) -> frozenset:
     if not value:
         raise ValidationException("One or more parameter values were invalid: An string set  may not be empty")
@@ -365,8 +370,7 @@ def _from_python(value, depth: int):
             raise TypeError("Infinity and NaN not supported")
         return checked_number(value)
     if kind is int:
-        # An int of at most 38 digits is already a valid, canonical number.
-        return Decimal(value) if -_INT_LIMIT < value < _INT_LIMIT else checked_number(Decimal(value))
+        return int_number(value)
     if kind is float:
         raise TypeError(FLOAT_MESSAGE)
     if kind is bytes:

@@ -34,10 +34,9 @@ from decimal import Decimal
 from sys import intern
 from typing import Callable, Iterator
 
-from partiql.engine import limits
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.schema import TableSpec, all_key_names
-from partiql.engine.types import ALL_TYPES, NESTING, checked_number, number_text, parse_number
+from partiql.engine.types import ALL_TYPES, NESTING, checked_number, int_number, number_text, parse_number
 from partiql.engine.wire_values import from_wire, item_from_wire, item_to_wire
 
 
@@ -96,15 +95,11 @@ def reason(error: Exception) -> str:
 
 # ------------------------------------------------------------ plain values
 
-# why: an integer of at most 38 digits is a canonical DynamoDB number as it stands
-_INT_LIMIT = 10 ** limits.NUMBER_MAX_DIGITS
-
-
 def from_plain(value):
     """A plain JSON value (numbers parsed as Decimal, or integers as int) as an engine value."""
     kind = type(value)
     if kind is int:  # (not a bool: its type is bool)
-        return Decimal(value) if -_INT_LIMIT < value < _INT_LIMIT else checked_number(Decimal(value))
+        return int_number(value)
     if kind is Decimal:
         return checked_number(value)
     if isinstance(value, list):
