@@ -93,9 +93,10 @@ class Engine(Transactions):
             return sorted(self.tables, key=lambda n: n.encode("utf-8"))
 
     # ------------------------------------------------------------ point reads
-    def get(self, table_name: str, key: tuple, consistent: bool = False,
-            transactional: bool = False) -> tuple[Record | None, Consumed]:
-        """GetItem: a snapshot of the stored record (hand out ``record.copy()``) or None, and the capacity."""
+    def get(self, table_name: str, key: tuple, consistent: bool = False, transactional: bool = False,
+            emit=Record.alias) -> tuple:
+        """GetItem: the stored record as ``emit`` makes it under the lock — by default a snapshot (hand
+        out ``record.copy()``); a response item (``shaper``) saves the snapshot — or None; and the capacity."""
         with self.lock:
             table = self.table(table_name)
             located = table.locate(*key)
@@ -104,7 +105,7 @@ class Engine(Transactions):
             throughput = self.throughput
             if throughput.on:  # a GetItem reads the table alone: its arm holds every unit
                 throughput.take_key(table, None, READ, partition, located, consumed.table.read, True)
-            return record, consumed
+            return (None if record is None else emit(record)), consumed
 
     @staticmethod
     def _read_units(table: Table, record: Record | None, consistent: bool, transactional: bool) -> Consumed:
@@ -135,6 +136,8 @@ class Engine(Transactions):
             table = self.table(action.table)
             located = table.locate(*self._action_key(table, action))
             partition, old = table.find(located)
+            if old is not None:
+                old = old.alias()  # (the write overwrites the stored record in place)
             try:
                 self._check_condition(action, old)
             except ConditionalCheckFailedException as error:

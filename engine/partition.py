@@ -257,14 +257,15 @@ class Store:
     # -------------------------------------------------------------- reads
     def get(self, space, h: int, pk, sort: tuple | None) -> Record | None:
         """A snapshot of the record stored at (h, pk, sort), or None."""
-        return self.find(space, h, pk, sort)[1]
+        record = self.find(space, h, pk, sort)[1]
+        return None if record is None else record.alias()
 
     def find(self, space, h: int, pk, sort: tuple | None) -> tuple:
-        """The partition holding (h, pk, sort) and a snapshot of the record stored there, or None
-        (a point request's throughput is drawn on that partition)."""
+        """The partition holding (h, pk, sort) and the record stored there itself (good under the lock
+        until the next write: see ``Record``), or None (a point request's throughput is drawn on that
+        partition)."""
         partition = self.partition_for(h)
-        record = partition.spaces[space].get(stored_key(h, pk, sort))
-        return partition, (None if record is None else record.alias())
+        return partition, partition.spaces[space].get(stored_key(h, pk, sort))
 
     def collection(self, space, h: int, pk, low=None, high=None, reverse: bool = False):
         """One partition-key value's stored records, in sort order (see ``Record``).

@@ -170,7 +170,7 @@ class Table:
         return self.store.get(MAIN, *located)
 
     def find(self, located: tuple) -> tuple:
-        """The partition of (h, pk, sort) and a snapshot of the record stored there, or None."""
+        """The partition of (h, pk, sort) and the record stored there itself, or None (``Store.find``)."""
         return self.store.find(MAIN, *located)
 
     @staticmethod

@@ -10,7 +10,7 @@ from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
 from ..wire_values import to_wire
 from . import shapes
 from .common import (Expressions, check_key_paths, collection_metrics, projection_paths, return_capacities, shaped,
-                     table_name)
+                     shaper, table_name)
 from .items import check_key_not_updated
 
 DUPLICATE_KEYS = "Provided list of item keys contains duplicates"
@@ -31,16 +31,17 @@ def batch_get_item(engine: Engine, request: dict) -> dict:
     with engine.lock:  # INF: one instant for the whole batch
         for (table, keys, consistent), entry in zip(plans, entries.values()):
             found = responses.setdefault(table.name, [])
+            shape = shaper(paths[table.name])
             for key, asked in zip(keys, entry["Keys"]):
                 try:
-                    record, units = engine.get(table.name, key, consistent)
+                    item, units = engine.get(table.name, key, consistent, emit=shape)
                 except THROTTLES as error:  # spec throughput.md §5: the key comes back unprocessed
                     throttles.append(error)
                     unprocessed.setdefault(table.name, {**entry, "Keys": []})["Keys"].append(asked)
                     continue
                 consumed.append(units)
-                if record is not None:
-                    found.append(shaped(record, paths[table.name]))
+                if item is not None:
+                    found.append(item)
     if throttles and not consumed:  # nothing could be served: the request fails
         raise throttles[0]
     response = {"Responses": responses, "UnprocessedKeys": unprocessed}

@@ -15,7 +15,7 @@ from ..keys import key_from_item, key_from_request
 from ..types import copy_value
 from . import legacy, shapes
 from .common import (Expressions, check_key_paths, prefixed, projection_paths, return_capacity,
-                     return_collection_metrics, shaped, table_name)
+                     return_collection_metrics, shaper, table_name)
 
 
 def _expressions(operation: str, request: dict, members: tuple) -> dict:
@@ -80,8 +80,8 @@ def get_item(engine: Engine, request: dict) -> dict:
     table = engine.table(table_name(request))
     check_key_paths(table.spec, request, paths)
     key = key_from_request(table.spec.key, request["Key"])
-    record, consumed = engine.get(table.name, key, bool(request.get("ConsistentRead")))
-    response = {} if record is None else {"Item": shaped(record, paths)}
+    item, consumed = engine.get(table.name, key, bool(request.get("ConsistentRead")), emit=shaper(paths))
+    response = {} if item is None else {"Item": item}
     return return_capacity(response, consumed, request)
 
 
