@@ -246,11 +246,15 @@ def declared(kind: str, value, from_text: bool):
 # --------------------------------------------------------------- ddb-json
 
 _WIRE_TAGS = frozenset(ALL_TYPES)
+_BOM = "\ufeff".encode("utf-8")
 
 
 def _json_items(stream, loads, convert) -> Iterator[tuple]:
-    """The rows of a JSON-lines file: each non-blank line an object that ``convert`` makes an item."""
+    """The rows of a JSON-lines file: each non-blank line an object that ``convert`` makes an item. A
+    UTF-8 byte-order mark that begins the file is not part of its first line (as a CSV file's is not)."""
     for line, text in enumerate(stream, 1):
+        if line == 1 and text.startswith(_BOM):
+            text = text[len(_BOM):]
         if not text.strip():
             continue
         try:

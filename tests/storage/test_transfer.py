@@ -223,6 +223,18 @@ def test_an_item_too_large_or_with_a_bad_index_key_is_a_bad_row(db, tmp_path):
     assert "Type mismatch for Index Key g" in caught.value.report.errors[1][1]
 
 
+@pytest.mark.parametrize("name, text", [
+    ("rows.jsonl", '{"pk": "a", "sk": 1}\n'),
+    ("rows.ddb.jsonl", '{"Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}\n'),
+    ("rows.csv", "pk,sk\na,1\n"),
+], ids=["json", "ddb-json", "csv"])
+def test_a_byte_order_mark_that_begins_a_file_is_not_part_of_its_first_row(db, tmp_path, name, text):
+    source = tmp_path / name
+    source.write_bytes("\ufeff".encode("utf-8") + text.encode("utf-8"))
+    assert db.import_items("Items", source).imported == 1
+    assert _items(db, "Items") == [{"pk": "a", "sk": Decimal(1)}]
+
+
 def test_a_later_row_with_the_same_key_replaces_the_earlier(db, tmp_path):
     source = tmp_path / "dupes.jsonl"
     source.write_text('{"pk": "a", "sk": 1, "v": 1}\n{"pk": "a", "sk": 1, "v": 2}\n')
