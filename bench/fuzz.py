@@ -1,12 +1,14 @@
-"""Long fuzz runs outside CI: generated and mutated statements and wire requests, 0 internal errors expected.
+"""Long fuzz runs outside CI: generated and mutated statements, library and wire requests, 0 internal errors expected.
 
-    python bench/fuzz.py [--statements 100000] [--wire 40000] [--seed 1]
+    python bench/fuzz.py [--statements 100000] [--library 40000] [--wire 40000] [--seed 1]
 
 Uses the generators of ``tests/fuzzing.py`` (the property tests run the same
 ones with small example counts). Statements run through the library alone
-and, one in ten, as a batch or a transaction; wire requests through the HTTP
-handler. Prints the outcomes by kind, then every distinct internal error
-with one reproducer; the exit status is 1 if there was any.
+and, one in ten, as a batch or a transaction; library requests through the
+``Engine`` methods with Python values (and Python-only junk: names that are
+not str, sets, objects…); wire requests through the HTTP handler. Prints
+the outcomes by kind, then every distinct internal error with one
+reproducer; the exit status is 1 if there was any.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import collections
 import json
 import os
 import random
+import re
 import sys
 import time
 import traceback
@@ -25,6 +28,7 @@ import _support  # noqa: F401 - keeps bench/ off sys.path (must precede the part
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the tests package
 
 import partiql  # noqa: E402
+from partiql.engine import OPERATIONS  # noqa: E402
 from partiql.engine.requests.wire import wire_call  # noqa: E402
 from partiql.server.handler import Handler  # noqa: E402
 from tests import fuzzing  # noqa: E402
@@ -66,6 +70,20 @@ def run_statements(count: int, rng: random.Random, outcomes, internal) -> None:
     db.close()
 
 
+def run_library(count: int, rng: random.Random, outcomes, internal) -> None:
+    db = fresh_database()
+    for _ in range(count):
+        operation, request = fuzzing.python_request(rng, OPERATIONS)
+        method = getattr(db.engine, re.sub(r"(?<!^)(?=[A-Z])", "_", operation).lower())
+        try:
+            outcomes[f"library {fuzzing.outcome(lambda: method(**request))}"] += 1
+        except Exception as error:  # noqa: BLE001 - the point: every other exception is a finding
+            outcomes["library INTERNAL"] += 1
+            internal.setdefault(f"{type(error).__name__}: {str(error)[:80]}",
+                                (f"{operation} {request!r}"[:400], traceback.format_exc(limit=-4)))
+    db.close()
+
+
 def wire_outcome(status: int, out: bytes) -> str | None:
     """'200', '400 <error type>', or None when the answer is one DynamoDB never gives."""
     try:
@@ -95,6 +113,7 @@ def run_wire(count: int, rng: random.Random, outcomes, internal) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--statements", type=int, default=100_000)
+    parser.add_argument("--library", type=int, default=40_000)
     parser.add_argument("--wire", type=int, default=40_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -103,10 +122,13 @@ def main() -> int:
     started = time.perf_counter()
     run_statements(args.statements, rng, outcomes, internal)
     middle = time.perf_counter()
+    run_library(args.library, rng, outcomes, internal)
+    library = time.perf_counter()
     run_wire(args.wire, rng, outcomes, internal)
     ended = time.perf_counter()
     print(f"seed {args.seed}: {args.statements:,} statements in {middle - started:.1f} s, "
-          f"{args.wire:,} wire requests in {ended - middle:.1f} s")
+          f"{args.library:,} library requests in {library - middle:.1f} s, "
+          f"{args.wire:,} wire requests in {ended - library:.1f} s")
     for kind, number in sorted(outcomes.items()):
         print(f"  {kind:<45} {number:>9,}")
     print(f"internal errors: {sum(v for k, v in outcomes.items() if 'INTERNAL' in k)}, {len(internal)} distinct")

@@ -76,7 +76,9 @@ def _accept_string(shape: dict):
 def _accept_number(shape: dict):
     types = (int, float) if shape["type"] == "Double" else (int,)
     low, high = shape.get("min", -math.inf), shape.get("max", math.inf)
-    return lambda value: type(value) in types and math.isfinite(value) and low <= value <= high
+    # (an int is finite: isfinite would convert it to a float, which overflows past 1e308)
+    return lambda value: (type(value) in types and (type(value) is int or math.isfinite(value))
+                          and low <= value <= high)
 
 
 def _accept_sized(kinds: tuple, elements):

@@ -122,7 +122,13 @@ def _as_map(value, shape, depth):
     _container_scalar(value, shape)
     if not isinstance(value, dict):
         raise SerializationException(f"Unrecognized collection type {_java_type(shape)}")
-    return {checked_text(key): _typed(element, shape["value"], depth) for key, element in value.items()}
+    return {_map_key(key): _typed(element, shape["value"], depth) for key, element in value.items()}
+
+
+def _map_key(key) -> str:
+    if type(key) is not str:  # (a JSON object's keys are strings: a library caller's may not be)
+        raise TypeError(f"Map keys must be strings, not {type(key).__name__}")
+    return checked_text(key)
 
 
 def _as_structure(value, shape, depth=0):
@@ -151,10 +157,17 @@ _CONTAINER_PASS = {"List": _as_list, "Map": _as_map, "Structure": _as_structure}
 MAX_SHAPE_DEPTH = 2 * limits.MAX_VALUE_DEPTH + 8
 
 
+# The Python types a JSON token becomes (a tuple is a list to a Python caller, as to boto3), and bytes
+# (a Blob member in process).
+_JSON_KINDS = (dict, list, tuple, str, int, float, bool, Decimal, bytes)
+
+
 def _typed(value, shape, depth):
     if value is None:
         return None
     kind = shape["type"]
+    if kind != "Value" and not isinstance(value, _JSON_KINDS):  # (a Value is the engine's own already)
+        raise TypeError(f"Unsupported type {type(value).__name__!r} for value {value!r}")  # (a library caller's)
     container = _CONTAINER_PASS.get(kind)
     if container is None:
         return _TYPE_PASS[kind](value, shape)

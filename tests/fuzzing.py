@@ -471,6 +471,50 @@ def mangled(request: dict, rng: random.Random) -> bytes:
     return data
 
 
+# ------------------------------------------------------------ library requests
+
+# What a Python caller can put where a wire body holds only JSON: names that are not str, tuples,
+# sets, bytes, objects, floats, Decimal NaN, ints past any range, dict subclasses.
+PYTHON_JUNK = [None, 0, "", "x", [], {}, True, 1.5, {1: "a"}, {b"pk": "a"}, {("t",): 1}, {None: 1},
+               {"pk": object()}, object(), {"a", "b"}, frozenset(), (1, 2), b"x", bytearray(b"x"),
+               Decimal("NaN"), Decimal("-Infinity"), 10 ** 400, {"S": "a"}, [{"S": "a"}], "\ud800",
+               type("Mapping", (dict,), {})(pk="a")]
+
+
+def python_request(rng: random.Random, operations) -> tuple[str, dict]:
+    """(operation, keyword arguments) for the library's ``Engine`` methods: a wire seed of one of
+    ``operations`` with its attribute values as Python values, mangled one time in two with
+    Python-only junk."""
+    from partiql.engine.requests.convert import convert  # (the engine's own walk of value members)
+    from partiql.engine.wire_values import from_wire
+
+    def to_python(wire):
+        try:
+            return from_wire(wire)
+        except DynamoDBError:
+            return python_value(rng)
+    seed = rng.choice(sorted(seed for seed in WIRE_SEEDS if seed.split("-")[0] in operations))
+    request = convert({name: value for name, value in WIRE_SEEDS[seed](rng).items() if value is not None},
+                      to_python)
+    if rng.random() < .5:
+        mangled = _mangle_python(request, rng)
+        keywords = type(mangled) is dict and all(type(name) is str for name in mangled)
+        request = mangled if keywords else request  # (the keyword arguments of a call: names are str)
+    return seed.split("-")[0], request
+
+
+def _mangle_python(value, rng: random.Random):
+    if isinstance(value, dict) and value and rng.random() < .7:
+        name = rng.choice(list(value))
+        if rng.random() < .6:
+            return {**value, name: _mangle_python(value[name], rng)}
+        return {k: v for k, v in value.items() if k != name} if rng.random() < .5 else {**value, "Extra": 1}
+    if isinstance(value, list) and value and rng.random() < .7:
+        index = rng.randrange(len(value))
+        return value[:index] + [_mangle_python(value[index], rng)] + value[index + 1:]
+    return rng.choice(PYTHON_JUNK)
+
+
 def _byte_edit(data: bytes, rng: random.Random) -> bytes:
     """The body cut short, or with bytes that are not UTF-8 put in."""
     i = rng.randrange(len(data) + 1)
@@ -485,6 +529,7 @@ def _byte_edit(data: bytes, rng: random.Random) -> bytes:
 # request leaves the caller; the library does the same, with these words.
 CALLER_MESSAGES = ("Infinity and NaN not supported", "Float types are not supported", "Unsupported type",
                    "parameters must be a list", "A set must hold", "Attribute names must be strings",
+                   "Map keys must be strings",
                    "a statement must be a str", "statements must be a list", "each statement must be",
                    "statement options must be a dict")
 

@@ -200,3 +200,33 @@ def test_an_attribute_name_that_is_not_a_str_is_the_callers_type_error(db, call,
         call(db.engine, name)
     assert str(caught.value) == f"Attribute names must be strings, not {type(name).__name__}"
     assert _count(db) == 0
+
+
+# ------------------------------------------------------- request members no JSON body carries
+
+@pytest.mark.parametrize("call, words", [
+    (lambda engine: engine.transact_get_items(TransactItems=[object()]), "Unsupported type 'object' for value"),
+    (lambda engine: engine.batch_get_item(RequestItems={1: {"Keys": [{"pk": "a"}]}}),
+     "Map keys must be strings, not int"),
+    (lambda engine: engine.scan(TableName="Tab", AttributesToGet={"pk"}), "Unsupported type 'set' for value"),
+    (lambda engine: engine.query(TableName="Tab", KeyConditionExpression="pk = :v",
+                                 ExpressionAttributeValues={":v": "a"}, Limit=1j), "Unsupported type 'complex'"),
+], ids=["object-in-a-list", "int-map-key", "set-for-a-list", "complex-for-a-number"])
+def test_a_request_member_of_a_type_no_json_carries_is_the_callers_type_error(db, call, words):
+    """The library's requests are DynamoDB's JSON as Python values: what JSON cannot hold is refused as
+    boto3 refuses what it cannot serialise (it was an internal error, found by test_library_fuzz)."""
+    with pytest.raises(TypeError) as caught:
+        call(db.engine)
+    assert str(caught.value).startswith(words)
+
+
+def test_an_integer_past_a_floats_range_is_a_number_like_any_other(db):
+    """``Limit`` of 10**400 (JSON allows it): the fast envelope check took it to a float and overflowed,
+    a 500 on the wire; now the envelope treats it as the integer it is, on the wire and in the library."""
+    status, _, out = Handler(db, address="localhost:1").handle(
+        "DynamoDB_20120810.Scan", {"content-type": "application/x-amz-json-1.0"},
+        b'{"TableName": "Tab", "Limit": 1' + b"0" * 400 + b"}")
+    assert status == 200 and json.loads(out)["Count"] == 0
+    assert db.engine.scan(TableName="Tab", Limit=10 ** 400)["Count"] == 0
+    with pytest.raises(ValidationException, match="Member must have value greater than or equal to 1"):
+        db.engine.scan(TableName="Tab", Limit=-10 ** 400)
