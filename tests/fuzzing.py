@@ -435,17 +435,17 @@ RAW = [f"\x01RAW{n}\x01" for n in range(len(RAW_JSON))]
 JUNK = [None, 0, -1, "", "x", [], {}, True, 1.5, 10 ** 30, {"S": "a"}, ["a"], "\ud800"] + RAW
 
 
-def _mangle(value, rng: random.Random):
-    """``value`` with one member somewhere replaced, removed or added."""
+def _mangle(value, rng: random.Random, junk: list = JUNK):
+    """``value`` with one member somewhere replaced (by one of ``junk``), removed or added."""
     if isinstance(value, dict) and value and rng.random() < .7:
         name = rng.choice(list(value))
         if rng.random() < .5:
-            return {**value, name: _mangle(value[name], rng)}
+            return {**value, name: _mangle(value[name], rng, junk)}
         return {k: v for k, v in value.items() if k != name} if rng.random() < .5 else {**value, "Extra": 1}
     if isinstance(value, list) and value and rng.random() < .7:
         index = rng.randrange(len(value))
-        return value[:index] + [_mangle(value[index], rng)] + value[index + 1:]
-    return rng.choice(JUNK)
+        return value[:index] + [_mangle(value[index], rng, junk)] + value[index + 1:]
+    return rng.choice(junk)
 
 
 def wire_request(rng: random.Random) -> tuple[str, bytes]:
@@ -497,22 +497,10 @@ def python_request(rng: random.Random, operations) -> tuple[str, dict]:
     request = convert({name: value for name, value in WIRE_SEEDS[seed](rng).items() if value is not None},
                       to_python)
     if rng.random() < .5:
-        mangled = _mangle_python(request, rng)
+        mangled = _mangle(request, rng, PYTHON_JUNK)
         keywords = type(mangled) is dict and all(type(name) is str for name in mangled)
         request = mangled if keywords else request  # (the keyword arguments of a call: names are str)
     return seed.split("-")[0], request
-
-
-def _mangle_python(value, rng: random.Random):
-    if isinstance(value, dict) and value and rng.random() < .7:
-        name = rng.choice(list(value))
-        if rng.random() < .6:
-            return {**value, name: _mangle_python(value[name], rng)}
-        return {k: v for k, v in value.items() if k != name} if rng.random() < .5 else {**value, "Extra": 1}
-    if isinstance(value, list) and value and rng.random() < .7:
-        index = rng.randrange(len(value))
-        return value[:index] + [_mangle_python(value[index], rng)] + value[index + 1:]
-    return rng.choice(PYTHON_JUNK)
 
 
 def _byte_edit(data: bytes, rng: random.Random) -> bytes:
