@@ -408,11 +408,17 @@ def test_an_import_into_a_file_database_is_one_storage_transaction(path, tmp_pat
         assert db.engine.tables["Items"].item_count == 300
 
 
+def _json_containers(inner):
+    """JSON arrays and objects of ``inner`` (a named function: hypothesis reads an extend lambda's source to
+    check it recurses, and misreads it among its neighbours' lambdas)."""
+    return st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(
     st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5)
                  | st.decimals(allow_nan=False, allow_infinity=False).map(lambda d: float(d) if d.is_finite() else 0),
-                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                 _json_containers,
                  max_leaves=8).map(json.dumps),
     st.text(alphabet=' \t\n\r{}[]":,0123456789.eE-+truefalsnx\u00a0', max_size=30)),
     st.sampled_from(["", "\n", " \n", "\r\n", "\u00a0", " x"]), st.sampled_from(["", " ", "\t"]))
@@ -434,7 +440,7 @@ def test_a_json_line_reads_as_the_decoder_reads_it(body, tail, head):
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.integers(10 ** 36, 10 ** 130).map(lambda n: -n)
                     | st.integers(10 ** 36, 10 ** 130) | st.decimals(allow_nan=False, allow_infinity=False)
                     | st.text(max_size=3),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    _json_containers,
                     max_leaves=8))
 def test_integers_read_as_int_become_the_values_their_decimal_reading_gives(value):
     """The plain-JSON import reads integers as int (``_INT_SCAN``): ``from_plain`` of that is the
@@ -463,7 +469,7 @@ def _typed(value):
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(
     st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                 _json_containers,
                  max_leaves=8).map(lambda value: json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")),
     st.binary(max_size=12)),
     st.sampled_from([b"", b"\n", b" \n", b"\r\n", b"\xa0", b" x"]),
