@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from . import limits
 from .errors import SerializationException, ValidationException
-from .types import NESTING, checked_text
+from .types import NESTING, attribute_name, checked_text
 
 _JAVA_CLASS = {"String": "java.lang.String", "Integer": "java.lang.Integer",
                "Long": "java.lang.Long", "Double": "java.lang.Double",
@@ -122,13 +122,8 @@ def _as_map(value, shape, depth):
     _container_scalar(value, shape)
     if not isinstance(value, dict):
         raise SerializationException(f"Unrecognized collection type {_java_type(shape)}")
-    return {_map_key(key): _typed(element, shape["value"], depth) for key, element in value.items()}
-
-
-def _map_key(key) -> str:
-    if type(key) is not str:  # (a JSON object's keys are strings: a library caller's may not be)
-        raise TypeError(f"Map keys must be strings, not {type(key).__name__}")
-    return checked_text(key)
+    # (a JSON object's keys are strings: a library caller's may not be)
+    return {attribute_name(key, "Map keys"): _typed(element, shape["value"], depth) for key, element in value.items()}
 
 
 def _as_structure(value, shape, depth=0):

@@ -395,11 +395,11 @@ def _from_python(value, depth: int):
     raise TypeError(f"Unsupported type {type(value).__name__!r} for value {value!r}")
 
 
-def attribute_name(key) -> str:
-    """A caller's attribute name: a str of Unicode text (TypeError for another type, DynamoDB's
-    ValidationException for a lone surrogate)."""
+def attribute_name(key, what: str = "Attribute names") -> str:
+    """A caller's attribute name (or other map key, ``what`` they are): a str of Unicode text
+    (TypeError for another type, DynamoDB's ValidationException for a lone surrogate)."""
     if not isinstance(key, str):
-        raise TypeError(f"Attribute names must be strings, not {type(key).__name__}")
+        raise TypeError(f"{what} must be strings, not {type(key).__name__}")
     return checked_text(str(key))
 
 

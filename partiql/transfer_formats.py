@@ -281,18 +281,22 @@ def _json_items(stream, loads, convert) -> Iterator[tuple]:
 
 def is_wire_item(value) -> bool:
     """Whether a parsed line is DynamoDB JSON: ``{"Item": {...}}`` or attribute -> {"S": ...}."""
-    if isinstance(value, dict) and set(value) == {"Item"} and isinstance(value["Item"], dict):
+    if isinstance(value, dict) and _wrapped(value) and isinstance(value["Item"], dict):
         return True
     return isinstance(value, dict) and bool(value) and all(
         isinstance(member, dict) and len(member) == 1 and next(iter(member)) in _WIRE_TAGS
         for member in value.values())
 
 
+def _wrapped(line: dict) -> bool:
+    """Whether a line of DynamoDB JSON is an export's ``{"Item": …}`` (else a bare item)."""
+    return len(line) == 1 and "Item" in line
+
+
 def _read_ddb_json(stream, context: Context):
-    # Plain json.loads: DynamoDB JSON carries numbers as strings, and a bare
+    # json.loads's reading (``_load_wire_json``): DynamoDB JSON carries numbers as strings, and a bare
     # number where one belongs gets DynamoDB's own complaint from from_wire.
-    return _json_items(stream, _load_wire_json,
-                       lambda value: item_from_wire(value["Item"] if len(value) == 1 and "Item" in value else value))
+    return _json_items(stream, _load_wire_json, lambda line: item_from_wire(line["Item"] if _wrapped(line) else line))
 
 
 def _write_ddb_json(stream, items, context: Context) -> None:

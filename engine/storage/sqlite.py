@@ -28,13 +28,13 @@ refuses every write, saying who holds the file and how to share it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sqlite3
-from urllib.parse import quote
-import itertools
 import threading
 from contextlib import contextmanager
+from urllib.parse import quote
 
 from . import file_format, integrity, rows as item_rows, stream_rows, write_log
 from .file_lock import OwnerLock, holder
