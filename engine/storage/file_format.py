@@ -189,6 +189,15 @@ def _promised_size(path: str, header: bytes) -> int:
     return int.from_bytes(header[28:32], "big") * (65536 if page_size == 1 else page_size)
 
 
+def check_structure(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a file whose SQLite structure is damaged, before anything reads or writes its rows. why:
+    SQLite reads past a damaged b-tree page without a word (a lost pointer loses its rows); its
+    structural check costs ~3 % of a load."""
+    structure = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+    if structure != "ok":
+        raise damaged(path, f"SQLite: {structure}")
+
+
 def prepare(db: sqlite3.Connection, path: str) -> None:
     """Create, accept or migrate the open file's schema; refuse anything else untouched."""
     application = db.execute("PRAGMA application_id").fetchone()[0]

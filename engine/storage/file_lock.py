@@ -36,6 +36,8 @@ try:
 except ImportError:  # why: no flock on Windows; there the lock is not enforced
     fcntl = None
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # (Windows has none; ``_open`` refuses a link by lstat there)
+
 
 def _try_lock(fd: int) -> bool:
     """Take the exclusive lock without waiting; False when someone holds it."""
@@ -90,7 +92,7 @@ def _release(path: str, fd: int) -> None:
 def holder(database: str) -> tuple[bool, int | None]:
     """(whether a process holds ``database``, its pid when it wrote one), taking nothing."""
     try:
-        fd = os.open(database + "-lock", os.O_RDONLY)
+        fd = os.open(database + "-lock", os.O_RDONLY | _NOFOLLOW)
     except OSError:
         return False, None
     try:
@@ -107,11 +109,29 @@ def holder(database: str) -> tuple[bool, int | None]:
 
 
 def _open(database: str, path: str) -> int:
-    try:
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as error:
-        raise StorageError(f"cannot open {database}: cannot create its lock file {path}: "
-                           f"{error.strerror}") from None
+    """The lock file, created if there is none; never through a symbolic link (a planted link must not
+    make this process truncate another file)."""
+    for _ in range(100):  # (an owner that lets go deletes the file between the two opens: start over)
+        try:
+            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        except FileExistsError:  # (left by an owner that died, or held now: its lock tells)
+            pass
+        except OSError as error:
+            raise _unopenable(database, path, error) from None
+        try:
+            return os.open(path, os.O_RDWR | _NOFOLLOW)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise _unopenable(database, path, error) from None
+    raise StorageError(f"cannot open {database}: its lock file {path} keeps appearing and vanishing")
+
+
+def _unopenable(database: str, path: str, error: OSError) -> StorageError:
+    if os.path.islink(path):
+        return StorageError(f"cannot open {database}: its lock file {path} is a symbolic link (refused: a "
+                            "sidecar is never followed elsewhere); remove the link")
+    return StorageError(f"cannot open {database}: cannot create its lock file {path}: {error.strerror}")
 
 
 def _names(path: str, fd: int) -> bool:

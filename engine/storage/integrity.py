@@ -61,7 +61,9 @@ def check_file(path) -> CheckReport:
         try:  # (one snapshot for the rows and the log)
             unfolded = write_log.snapshot(db, report.path) if version >= 5 else None
         except StorageError as error:  # (a damaged log: a problem to report, the file is still checked)
-            report.add(str(error))
+            report.add(f"its write log {write_log.log_path(report.path)} is damaged ({error.detail}); partiql "
+                       f"recover {report.path} applies every intact write" if isinstance(error, write_log.LogDamaged)
+                       else str(error))
             unfolded = None
             if not db.in_transaction:
                 db.execute("BEGIN")

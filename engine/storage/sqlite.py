@@ -46,6 +46,21 @@ from .codec import (decode_spec, decode_state, encode_item, encode_spec, encode_
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 CHECKPOINT_PAGES = 10_000
+GONE = {  # a file deleted or replaced while open: why writes are refused from then on
+    "database": "cannot write {path}: the database file was deleted or replaced while open; writes are refused "
+                "so that none is acknowledged into a file that is gone. Reads go on; every write acknowledged so "
+                "far is kept, and closing the database writes all of it to a new file beside it",
+    "log": "cannot write {path}: its write log {log} was deleted or replaced while open; writes are refused so "
+           "that none is acknowledged into a file that is gone. Reads go on; every write acknowledged so far "
+           "is kept, and closing the database writes it into {path}",
+}
+
+
+def recovery_path(path: str) -> str:
+    """A new name beside ``path`` for what a session held of a database whose file was deleted."""
+    candidates = (f"{path}.recovered" if n == 1 else f"{path}.recovered-{n}" for n in itertools.count(1))
+    return next(name for name in candidates if not os.path.lexists(name))
+
 
 
 class SqliteStorage(Storage):
@@ -62,11 +77,16 @@ class SqliteStorage(Storage):
         self._shapes: dict[str, tuple] = {}  # table name -> partition counts last saved
         self._touched: set = set()  # tables the last write touched (their partitions may split)
         self._engine = None
-        self._failure: str | None = None
+        self._unsaved: dict = {}  # table name -> a table whose change could not be saved (a full disk): retried
+        self._gone: str | None = None  # which file was deleted or replaced while open: writes are refused
+        self.recovered_to: str | None = None  # where ``close`` wrote a database whose file was deleted
         self._lock = None if read_only else OwnerLock(self.path)
         self._db = None
+        self._file: int | None = None  # a descriptor of the database file, to tell it was deleted (``fstat``)
         self._log: write_log.WriteLog | None = None
-        self._overlay: write_log.Overlay | None = None  # a read-only snapshot's view of the owner's log
+        self._found_log = False  # a log was beside the file at open: deleted once its writes are in
+        self._unfolded: write_log.Pending | None = None  # the log's writes the file does not hold, at open
+        self._overlay: write_log.Overlay | None = None  # a snapshot's view of them while it loads
         try:
             self._db = self._open_read_only() if read_only else self._open()
         except BaseException:
@@ -78,20 +98,26 @@ class SqliteStorage(Storage):
         return not self.read_only
 
     def _open(self) -> sqlite3.Connection:
+        """Open the file and read its write log; nothing is written to a file that already held a
+        database until ``load`` has checked it whole (``_settle``)."""
         file_format.check_header(self.path)
+        pending = write_log.read(self.path)  # (a damaged log is refused before SQLite touches the file)
         try:
             # why check_same_thread=False: the engine's lock, not the thread, serialises access.
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as error:
             raise StorageError(f"cannot open {self.path}: {error}") from None
         try:
+            file_format.check_structure(db, self.path)
             file_format.prepare(db, self.path)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA synchronous={DURABILITY[self.durability]}")
             # why: each checkpoint syncs the file; folding the log in every 10,000
             # pages (~40 MB) rather than SQLite's 1,000 keeps single writes cheap.
             db.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_PAGES}")
-            self._log = self._recover(db)
+            self._found_log = pending is not None
+            self._unfolded = write_log.unfolded(pending, db, self.path)
+            self._file = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except sqlite3.OperationalError as error:  # read-only, no space, no such directory…
             db.close()
             raise StorageError(f"cannot open {self.path}: {error}") from None
@@ -103,18 +129,19 @@ class SqliteStorage(Storage):
             raise
         return db
 
-    def _recover(self, db: sqlite3.Connection) -> write_log.WriteLog:
-        """Fold in the writes a process that died left in the write log; the log for this session."""
-        pending = write_log.read(self.path)
-        if pending is not None:
-            unfolded = write_log.unfolded(pending, db, self.path)
-            if unfolded is not None:
-                with file_format.transaction(db):
-                    write_log.fold(db, unfolded)
+    def _settle(self) -> None:
+        """After every check passed: fold in the writes a process that died left in the write log, and
+        open the log for this session."""
+        db = self._db
+        if self._unfolded is not None:
+            with file_format.transaction(db):
+                write_log.fold(db, self._unfolded)
+            self._unfolded = None
+        if self._found_log:
             write_log.discard(self.path)  # (folded, or another database's: see write_log.identity)
         identity = write_log.claim_identity(db, self.path)
-        return write_log.WriteLog(self.path, identity, write_log.folded(db, self.path) + 1,
-                                  sync=self.durability == "full")
+        self._log = write_log.WriteLog(self.path, identity, write_log.folded(db, self.path) + 1,
+                                       sync=self.durability == "full")
 
     def _open_read_only(self) -> sqlite3.Connection:
         if not os.path.isfile(self.path):
@@ -138,26 +165,29 @@ class SqliteStorage(Storage):
                 if self.read_only:
                     # one read transaction: a consistent snapshot of the commits, and of the write log
                     unfolded = write_log.snapshot(self._db, self.path)
-                    self._overlay = None if unfolded is None else write_log.Overlay(unfolded)
-                # why: SQLite reads past a damaged b-tree page without a word (a lost
-                # pointer loses its rows); its structural check costs ~3 % of a load.
-                structure = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
-                if structure != "ok":
-                    raise file_format.damaged(self.path, f"SQLite: {structure}")
+                    file_format.check_structure(self._db, self.path)
+                else:
+                    unfolded = self._unfolded
+                self._overlay = None if unfolded is None else write_log.Overlay(unfolded)
                 rows = self._db.execute("SELECT tid, name, spec, state, crc FROM tables ORDER BY tid").fetchall()
                 for tid, name, spec_text, state_text, crc in rows:
                     if table_checksum(name, spec_text, state_text) != crc:
                         raise file_format.damaged_table(self.path, name)
                     self._load_table(engine, tid, name, spec_text, state_text)
                 self._load_streams(engine.streams)
+                self._overlay = None
+                if not self.read_only:
+                    self._settle()
             except StorageError:
                 self._release()  # why: the caller never gets an engine to close
                 raise
+            except sqlite3.OperationalError as error:  # (folding the log in: no space, read-only file…)
+                self._release()
+                raise StorageError(f"cannot open {self.path}: {error}") from None
             except (sqlite3.Error, ValueError, KeyError, TypeError, ArithmeticError) as error:  # (a bad N key)
                 self._release()
                 raise file_format.damaged(self.path, f"{type(error).__name__}: {error}") from None
             if self.read_only:
-                self._overlay = None
                 self._release()  # why: the snapshot is in memory; an open reader would hold back checkpoints
 
     def _load_table(self, engine, tid: int, name: str, spec_text: str, state_text: str) -> None:
@@ -237,8 +267,8 @@ class SqliteStorage(Storage):
             self._log.append(rows)
         except OSError as error:
             message = f"cannot write {write_log.log_path(self.path)}: {error.strerror or error}"
-            if self._log.broken:
-                self._failure = message + " (and its end could not be restored)"
+            if self._log.broken:  # (its end is unknown: the next write folds what memory holds first)
+                message += " (and its end could not be restored: the next write folds the log into the file first)"
             raise StorageError(message) from None
 
     def _row(self, mutation) -> tuple | None:
@@ -273,17 +303,16 @@ class SqliteStorage(Storage):
                 if current.get(table.name) is table and _shape(table) != self._shapes.get(table.name)]
 
     def save_table(self, table) -> None:
-        """Record a created or updated table; on failure the file is behind memory: stop writing."""
+        """Record a created or updated table. On failure (a full disk) the change stays in memory and is
+        saved by the next write that can reach the file: why, an InternalServerError leaves a request's
+        outcome unknown to the caller, and the table is what DescribeTable and a retry will find."""
         with self._mutex:
             self.check_writable()
-            try:
-                with self._transaction():
-                    self._write_table(table)
-                    written = self._save_streams()
-                _saved(written)
-            except StorageError as error:
-                self._failure = str(error)
-                raise
+            self._unsaved[table.name] = table
+            with self._transaction():
+                self._write_unsaved()
+                written = self._save_streams()
+            _saved(written)
 
     def _write_table(self, table) -> None:
         spec, state = encode_spec(table.spec), encode_state(table)
@@ -334,25 +363,53 @@ class SqliteStorage(Storage):
     # ----------------------------------------------------------------- close
     def close(self) -> None:
         """Fold in the write log, save split partition layouts, close the file (SQLite folds its own
-        log in) and unlock it."""
+        log in) and unlock it. A database whose file was deleted while open is written to a new file
+        beside it instead (``recovered_to``), and StorageError says where."""
         with self._mutex:
             if self._db is None:
                 return
             try:
-                if self._engine is not None and self._failure is None:
-                    stale = self._stale(self._engine.tables.values())
-                    if stale or self._engine.streams.unsaved or self._log.size:
-                        with self._transaction():
-                            for table in stale:
-                                self._write_table(table)
-                            written = self._save_streams()
-                        _saved(written)
+                if self._engine is not None and self._log is not None:
+                    if self._database_gone():
+                        self._recover_to(recovery_path(self.path))
+                    self._write_everything()
             finally:
                 self._release()
+            if self.recovered_to is not None:
+                raise StorageError(f"{self.path} was deleted or replaced while open: everything it held, every "
+                                   f"acknowledged write included, was written to {self.recovered_to}; rename "
+                                   f"it to {self.path} to go on with it")
+
+    def _write_everything(self) -> None:
+        """Write what memory holds that the file does not: the write log, split layouts, unsaved tables
+        and streams."""
+        stale = self._stale(self._engine.tables.values())
+        if stale or self._unsaved or self._engine.streams.unsaved or self._log.size or self._log.broken:
+            with self._transaction():
+                for table in stale:
+                    self._write_table(table)
+                self._write_unsaved()
+                written = self._save_streams()
+            _saved(written)
+
+    def _database_gone(self) -> bool:
+        """Whether the database file was deleted or replaced (renamed over) since it was opened."""
+        return self._gone == "database" or (self._file is not None and os.fstat(self._file).st_nlink == 0)
+
+    def _recover_to(self, dest: str) -> None:
+        """Copy the database this connection still reads (the deleted file's contents) to ``dest`` and
+        make the rest of ``close`` write there."""
+        integrity.backup(self._db, dest)
+        self._db.close()
+        self._db = sqlite3.connect(dest, isolation_level=None, check_same_thread=False)
+        self.recovered_to = dest
 
     def _release(self) -> None:
         if self._log is not None:
             self._log.close()
+        if self._file is not None:
+            os.close(self._file)
+            self._file = None
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -370,14 +427,30 @@ class SqliteStorage(Storage):
 
     # --------------------------------------------------------------- helpers
     def check_writable(self) -> None:
-        """StorageError unless a write can reach the file now (read-only, closed, failed earlier)."""
+        """StorageError unless a write can reach the file now (read-only, closed, its files deleted); what
+        an earlier failure left unwritten (a table's change, a log whose end is unknown) is written first."""
         if self.read_only:
             raise StorageError(self._read_only_refusal("write"))
-        if self._db is None:
+        if self._db is None or self._log is None:
             raise StorageError(f"cannot write {self.path}: the database is closed")
-        if self._failure is not None:
-            raise StorageError(f"cannot write {self.path}: an earlier write failed ({self._failure}); "
-                               "reopen the database")
+        if self._gone is None:
+            if self._database_gone():
+                self._gone = "database"
+            elif self._log.gone():
+                self._gone = "log"
+        if self._gone is not None:
+            raise StorageError(GONE[self._gone].format(path=self.path, log=self._log.path))
+        if self._unsaved or self._log.broken:
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Write what an earlier failure left in memory alone; StorageError while it still cannot be."""
+        pending = ", ".join([f"table {name!r}'s last change" for name in self._unsaved] +
+                            ["the write log, whose end an earlier failure left unknown"] * self._log.broken)
+        try:
+            self._write_everything()
+        except StorageError as error:
+            raise StorageError(f"{error} (not yet saved: {pending}; writes resume once it can be)") from None
 
     def _read_only_refusal(self, what: str) -> str:
         held, pid = holder(self.path)
@@ -393,28 +466,34 @@ class SqliteStorage(Storage):
 
     @contextmanager
     def _transaction(self):
-        """An SQLite transaction that first folds in the write log (so the file's changes keep their
-        order); the log is deleted once it committed."""
-        folding = self._log.size > 0
-        with self._failing("write"), file_format.transaction(self._db):
-            if folding:
-                write_log.fold(self._db, self._own_log())
-            yield
+        """An SQLite transaction that first folds in the write log, from memory (so the file's changes
+        keep their order); the log is deleted once it committed. A failed one leaves the table ids,
+        layouts and unsaved tables as they were."""
+        folding = self._log.size > 0 or self._log.broken
+        kept = dict(self._tids), dict(self._shapes), dict(self._unsaved)
+        try:
+            with self._failing("write"), file_format.transaction(self._db):
+                if folding:
+                    write_log.fold(self._db, self._log.pending())
+                yield
+        except BaseException:
+            self._tids, self._shapes, self._unsaved = kept
+            raise
         if folding:
             self._log.reset()
+
+    def _write_unsaved(self) -> None:
+        """Within a transaction: the tables whose change could not be saved before (still current)."""
+        for name, table in self._unsaved.items():
+            if self._engine is None or self._engine.tables.get(name) is table:
+                self._write_table(table)
+        self._unsaved.clear()  # (``_transaction`` puts them back if it fails)
 
     def _fold(self) -> None:
         """Fold the write log into the SQLite file now (nothing when it is empty)."""
         if self._log.size:
             with self._transaction():
                 pass  # (a transaction folds the log first)
-
-    def _own_log(self) -> write_log.Pending:
-        pending = write_log.read(self.path)
-        if pending is None or pending.generation != self._log.generation:
-            raise StorageError(f"cannot write {self.path}: its write log {self._log.path} was removed or "
-                               "replaced while open")
-        return pending
 
     def __repr__(self) -> str:
         return f"SqliteStorage({self.path!r}, durability={self.durability!r})"

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import marshal
 import os
+import re
+import struct
 import shutil
 import sqlite3
 import threading
 import zlib
+from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import partiql
 from partiql.engine.storage import StorageError, write_log
+from partiql.engine.keys import key_hash
+from partiql.engine.storage.codec import item_checksum, row_key
 from partiql.engine.storage.integrity import check_file
 
 from .helpers import create_simple, file_rows, snapshot
@@ -148,37 +153,45 @@ def test_a_log_left_by_a_deleted_database_is_not_folded_into_a_new_one(path):
 
 # ------------------------------------------------------------------- the log's end and its damage
 
-def _logged(path) -> tuple[bytes, list]:
-    """The log's header and its records' bytes, after three writes."""
+def _logged(path, writes: int = 3) -> tuple[bytes, list]:
+    """The log's header and its records' bytes, after ``writes`` puts."""
     db = partiql.connect(path)
     create_simple(db.engine)
-    for n in range(3):
+    for n in range(writes):
         db.engine.put_item(TableName="Items", Item={"pk": "a", "sk": n})
     _abandon(db)
     data = open(_log(path), "rb").read()
     records, offset = [], write_log.HEADER.size
     while offset < len(data):
-        length = write_log.RECORD.unpack_from(data, offset)[0]
-        records.append(data[offset:offset + write_log.RECORD.size + length])
-        offset += write_log.RECORD.size + length
+        head = write_log.HEAD.unpack_from(data, offset)
+        end = offset + write_log.HEAD.size + head[2] + head[3]
+        records.append(data[offset:end])
+        offset = end
     return data[:write_log.HEADER.size], records
 
 
-def _record(payload: bytes) -> bytes:
-    return write_log.RECORD.pack(len(payload), zlib.crc32(payload)) + payload
+def _record(payload: bytes, number: int = 1, keys: bytes = marshal.dumps(())) -> bytes:
+    return write_log.frame(number, keys, payload)
+
+
+def _flip(data: bytes, at: int, bit: int = 0) -> bytes:
+    return data[:at] + bytes([data[at] ^ (1 << bit)]) + data[at + 1:]
 
 
 TAILS = {  # what follows two whole records -> the items an opener finds
     "the third record": (lambda third: third, 3),
     "half the third record": (lambda third: third[:len(third) // 2], 2),
-    "the third record's length alone": (lambda third: third[:4], 2),
-    "the third record, a byte of it flipped": (lambda third: third[:-1] + bytes([third[-1] ^ 1]), 2),
+    "the third record's head, cut short": (lambda third: third[:20], 2),
+    "the third record's head alone": (lambda third: third[:write_log.HEAD.size], 2),
+    "the third record but its last byte": (lambda third: third[:-1], 2),
     "zeros (a file extended, never written)": (lambda third: bytes(4096), 2),
+    "the third record's head, then zeros": (lambda third: third[:write_log.HEAD.size] + bytes(3), 2),
 }
 
 
 @pytest.mark.parametrize("tail, found", TAILS.values(), ids=TAILS)
-def test_a_record_cut_short_or_torn_ends_the_log(path, tail, found):
+def test_a_record_cut_short_ends_the_log(path, tail, found):
+    """An append cut short (a prefix of what was written, or zeros) is an operation that never returned."""
     header, records = _logged(path)
     with open(_log(path), "wb") as file:
         file.write(header + records[0] + records[1] + tail(records[2]))
@@ -190,28 +203,56 @@ def test_a_record_cut_short_or_torn_ends_the_log(path, tail, found):
         assert again.engine.scan(TableName="Items")["Count"] == found
 
 
+_HEAD, _HEADER = write_log.HEAD.size, write_log.HEADER.size
 DAMAGE = {  # a log replaced by -> what every opener says
     "another file": (lambda header, records: b"hello, world\n" * 3, "it does not begin as a write log does"),
+    "its generation flipped": (lambda header, records: _flip(header, 8) + b"".join(records),
+                               "its header (byte 0) fails its checksum; 3 records are intact"),
+    "its identity flipped": (lambda header, records: _flip(header, 20) + b"".join(records),
+                             "its header (byte 0) fails its checksum; 3 records are intact"),
+    "a byte of the middle record's rows flipped": (
+        lambda header, records: header + records[0] + _flip(records[1], len(records[1]) - 3) + records[2],
+        f"at record 2 (byte {_HEADER} + 1 record: it fails its checksums): 1 later record is intact"),
+    "the middle record's length field flipped": (
+        lambda header, records: header + records[0] + _flip(records[1], 16, 3) + records[2],
+        f"at record 2 (byte {_HEADER} + 1 record: it fails its checksums): 1 later record is intact"),
+    "the first record's number flipped": (
+        lambda header, records: header + _flip(records[0], 4) + records[1] + records[2],
+        f"at record 1 (byte {_HEADER}: it fails its checksums): 2 later records are intact"),
+    "a byte of the last record flipped": (
+        lambda header, records: header + records[0] + records[1] + _flip(records[2], len(records[2]) - 1),
+        f"at record 3 (byte {_HEADER} + 2 records: it fails its checksums): 0 later records are intact"),
+    "the middle record missing": (
+        lambda header, records: header + records[0] + records[2],
+        f"at record 2 (byte {_HEADER} + 1 record: records missing before it): 1 later record is intact"),
     "a record of something else": (lambda header, records: header + _record(marshal.dumps(("DROP TABLE items",))),
-                                   "record 1 holds something other than a write"),
+                                   f"at record 1 (byte {_HEADER}: it holds something other than a write)"),
     "a row of the wrong shape": (lambda header, records: header + _record(marshal.dumps(((0, (1, b"k")),))),
-                                 "record 1 holds something other than a write"),
+                                 "at record 1 (byte 32: it holds something other than a write)"),
     "a statement number out of range": (lambda header, records: header + _record(marshal.dumps(((7, ()),))),
-                                        "record 1 holds something other than a write"),
+                                        "at record 1 (byte 32: it holds something other than a write)"),
     "a row whose checksum fails": (lambda header, records: header + _record(marshal.dumps(
-        ((0, (1, b"k", 1, "{}", 0)),))), "record 1: a row's checksum does not match its contents"),
-    "a payload marshal cannot read": (lambda header, records: header + records[0] + _record(b"\xff\x00"),
-                                      "record 2 cannot be read"),
+        ((0, (1, b"k", 1, "{}", 0)),))), "at record 1 (byte 32: it holds something other than a write)"),
+    "a payload marshal cannot read": (lambda header, records: header + records[0] + _record(b"\xff\x00", 2),
+                                      "at record 2 (byte "),
 }
+
+
+def _words(words: str, records: list) -> str:
+    """``words`` with "byte 32 + N record(s)" worked out from the records' sizes."""
+    for n in (2, 1):
+        words = words.replace(f"{_HEADER} + {n} record{'s' if n > 1 else ''}", str(_HEADER + sum(map(len, records[:n]))))
+    return words
 
 
 @pytest.mark.parametrize("content, words", DAMAGE.values(), ids=DAMAGE)
 def test_a_damaged_log_is_refused_by_every_opener_and_left_as_it_is(path, content, words):
     header, records = _logged(path)
+    words = _words(words, records)
     with open(_log(path), "wb") as file:
         file.write(content(header, records))
     before = open(_log(path), "rb").read(), open(path, "rb").read()
-    message = f"its write log {_log(path)} is damaged \\({words}"
+    message = f"its write log {_log(path)} is damaged \\({re.escape(words)}"
     for opening in (lambda: partiql.connect(path), lambda: partiql.connect(path, read_only=True)):
         with pytest.raises(StorageError, match=f"^cannot open {path}: {message}"):
             opening()
@@ -222,11 +263,41 @@ def test_a_damaged_log_is_refused_by_every_opener_and_left_as_it_is(path, conten
 
 def test_a_log_of_a_newer_python_is_refused(path):
     header, records = _logged(path)
-    magic, generation, _, identity = write_log.HEADER.unpack(header)
+    magic, generation, _, identity, _ = write_log.HEADER.unpack(header)
     with open(_log(path), "wb") as file:
-        file.write(write_log.HEADER.pack(magic, generation, marshal.version + 1, identity) + b"".join(records))
+        file.write(write_log.HEADER.pack(magic, generation, marshal.version + 1, identity, 0)[:-4])
+    fields = open(_log(path), "rb").read()
+    with open(_log(path), "wb") as file:
+        file.write(fields + struct.pack("<I", zlib.crc32(fields)) + b"".join(records))
     with pytest.raises(StorageError, match="logged by a newer Python .*open it with that Python once"):
         partiql.connect(path)
+
+
+def _v1_log(identity: int, payloads: list, tail: bytes = b"") -> bytes:
+    return write_log.HEADER_V1.pack(write_log.MAGIC_V1, 1, marshal.version, identity) + b"".join(
+        write_log.RECORD_V1.pack(len(p), zlib.crc32(p)) + p for p in payloads) + tail
+
+
+def test_a_log_of_the_first_format_is_folded_in_and_its_damage_refused(path):
+    """A log the previous release left after a crash: its records fold in; a bad record followed by
+    more than its own length (not a torn tail) is refused."""
+    db = partiql.connect(path)
+    create_simple(db.engine)
+    identity = db.engine.storage._log.identity
+    db.close()
+    rows = [((0, (1, key, 10, text, item_checksum(key, 10, text))),) for key, text in (
+        (row_key(key_hash("a"), "a", (Decimal(1),)), '{"pk":{"S":"a"},"sk":{"N":"1"}}'),
+        (row_key(key_hash("a"), "a", (Decimal(2),)), '{"pk":{"S":"a"},"sk":{"N":"2"}}'))]
+    payloads = [marshal.dumps(row) for row in rows]
+    damaged = _v1_log(identity, [payloads[0], _flip(payloads[1], 3), payloads[1]])
+    with open(_log(path), "wb") as file:
+        file.write(damaged)
+    with pytest.raises(StorageError, match="is damaged \\(at record 2"):
+        partiql.connect(path)
+    with open(_log(path), "wb") as file:
+        file.write(_v1_log(identity, payloads, tail=b"\x07\x00"))
+    with partiql.connect(path) as again:
+        assert again.engine.scan(TableName="Items")["Count"] == 2
 
 
 _SCALARS = st.one_of(st.integers(-2**70, 2**70), st.binary(max_size=12), st.text(max_size=12), st.none(),
@@ -247,9 +318,9 @@ def test_any_log_content_opens_or_is_refused_clearly(tmp_path_factory, payloads,
     create_simple(db.engine)
     identity = db.engine.storage._log.identity
     db.close()
-    header = write_log.HEADER.pack(write_log.MAGIC, 1, marshal.version, identity) if headed else b""
+    header = write_log.header(1, identity) if headed else b""
     with open(_log(path), "wb") as file:
-        file.write(header + b"".join(map(_record, payloads)) + tail)
+        file.write(header + b"".join(_record(payload, n + 1) for n, payload in enumerate(payloads)) + tail)
     try:
         with partiql.connect(path) as again:
             again.engine.scan(TableName="Items")
