@@ -38,7 +38,7 @@ class RecoveryReport:
     lost: list = field(default_factory=list)  # "table 'T' key {...}" of each key not recovered
     unknown: list = field(default_factory=list)  # (first, last) record numbers whose keys are unreadable
     kept_as: str | None = None
-    already_folded: bool = False  # (a damaged header of a log the file holds already: nothing applied)
+    already_folded: bool = False  # (a log the file holds already, left by a crash: nothing applied)
 
 
 def recover(path) -> RecoveryReport:
@@ -92,12 +92,13 @@ def _apply(db: sqlite3.Connection, path: str, pending: write_log.Pending, report
     """Fold ``pending``'s intact records into ``db`` (when they are its and not folded yet), and fill in
     what could not be recovered."""
     folded = write_log.folded(db, path)
-    if not _ours(pending, write_log.identity(db, path), folded, path):
-        return
-    if pending.generation == folded or (not pending.header_damaged and pending.generation < folded):
+    _check_ours(pending, write_log.identity(db, path), folded, path)
+    if pending.header_trusted and pending.generation <= folded:
         report.already_folded = True  # (a fold that committed before the log could be set aside)
         return
-    pending.generation = folded + 1  # (an unfolded log's generation; a damaged header's may be off)
+    # why: an unfolded log's generation is always one past the file's (a header damaged past repair
+    # may say otherwise; the only log at the file's own is one whose fold committed, and damaged too)
+    pending.generation = folded + 1
     tables = _tables(db)
     with file_format.transaction(db):
         write_log.fold(db, pending)
@@ -108,13 +109,11 @@ def _apply(db: sqlite3.Connection, path: str, pending: write_log.Pending, report
         report.lost += [_describe(tables, tid, key) for tid, key in sorted(damage.lost)]
 
 
-def _ours(pending: write_log.Pending, identity: int, folded: int, path: str) -> bool:
-    """Whether the log belongs to the database (for a damaged header: off by at most the bit flipped)."""
-    if pending.identity == identity:
-        return True
-    if pending.header_damaged and bin(pending.identity ^ identity).count("1") == 1 \
-            and pending.generation in (folded, folded + 1):
-        return True
+def _check_ours(pending: write_log.Pending, identity: int, folded: int, path: str) -> None:
+    """StorageError unless the log is the database's: its identity, or, for a header damaged past repair,
+    its identity or its generation (one past the file's) as the file's."""
+    if pending.identity == identity or (not pending.header_trusted and pending.generation == folded + 1):
+        return
     raise StorageError(f"cannot recover {path}: its write log {write_log.log_path(path)} is not this "
                        "database's (its header names another); move it aside to open the database without it")
 

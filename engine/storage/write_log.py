@@ -133,7 +133,8 @@ class Pending:
     identity: int = 0  # the database's (``identity``): a log left by a deleted file of that name is not its
     damage: list = field(default_factory=list)  # ``Damage``s, in order (a plain ``read`` raises instead)
     intact_after: int = 0  # intact records after the first damage
-    header_damaged: bool = False  # its header failed its CRC: generation and identity are not to be trusted
+    header_damaged: bool = False  # its header failed its CRC
+    header_trusted: bool = True  # its header passed, or was one flipped bit away from passing (corrected)
 
     def latest(self) -> tuple[dict, list]:
         """((tid, key) -> the last item row written for that key, the stream record rows in order)."""
@@ -190,14 +191,18 @@ def scan(database: str, data: bytes) -> Pending:
             raise LogDamaged(database, "it does not begin as a write log does")
         return Pending(0, [], tail=len(data))
     magic, generation, version, identity, crc = HEADER.unpack_from(data)
-    if magic != MAGIC:
+    if sum(a != b for a, b in zip(magic, MAGIC)) > 1:  # (one byte off: a damaged header, told below)
         raise LogDamaged(database, "it does not begin as a write log does")
-    header_damaged = zlib.crc32(data[:HEADER.size - 4]) != crc
-    if version > marshal.version and not header_damaged:
+    header_damaged = magic != MAGIC or zlib.crc32(data[:HEADER.size - 4]) != crc
+    corrected = _corrected_header(data[:HEADER.size]) if header_damaged else None
+    if corrected is not None:
+        magic, generation, version, identity, crc = corrected
+    if version > marshal.version and (corrected is not None or not header_damaged):
         raise StorageError(f"cannot open {database}: its newest writes, in {log_path(database)}, were logged by a "
                            f"newer Python (marshal format {version}; this one reads up to {marshal.version}); "
                            "open it with that Python once, to fold them in. The files were left as they are")
-    pending = Pending(generation, [], identity=identity, header_damaged=header_damaged)
+    pending = Pending(generation, [], identity=identity, header_damaged=header_damaged,
+                      header_trusted=corrected is not None or not header_damaged)
     offset, expected = HEADER.size, 1
     while offset < len(data):
         record = _record_at(data, offset)
@@ -222,6 +227,18 @@ def scan(database: str, data: bytes) -> Pending:
             break
         offset, expected = following, last + 1
     return pending
+
+
+def _corrected_header(header: bytes) -> tuple | None:
+    """The fields of a header that fails its CRC by one flipped bit, that bit put back (CRC-32 tells a
+    single flipped bit's place in so short a text); None when no single bit explains it."""
+    for bit in range(len(header) * 8):
+        candidate = bytearray(header)
+        candidate[bit // 8] ^= 1 << (bit % 8)
+        if zlib.crc32(candidate[:HEADER.size - 4]) == int.from_bytes(candidate[HEADER.size - 4:], "little"):
+            fields = HEADER.unpack(bytes(candidate))
+            return fields if fields[0] == MAGIC else None
+    return None
 
 
 def _take(pending: Pending, rows: list) -> None:
@@ -300,7 +317,7 @@ def _keys_at(region: bytes, position: int) -> list | None:
         return None
     mark, number, keys_length, rows_length, keys_crc, rows_crc, crc = HEAD.unpack_from(region, position)
     if mark != MARK or zlib.crc32(region[position:start - 4]) != crc:
-        return _keys(region[start:], exact=False)
+        return _keys(region[start:])
     keys, rows = region[start:start + keys_length], region[start + keys_length:start + keys_length + rows_length]
     if zlib.crc32(keys) == keys_crc:
         return _keys(keys)
@@ -308,17 +325,15 @@ def _keys_at(region: bytes, position: int) -> list | None:
     return None if decoded is None else [ROW_KEY(row[1]) for row in decoded if row[0] is not ADD_RECORD]
 
 
-def _keys(data: bytes, exact: bool = True) -> list | None:
-    """A record's key part as ``[(table id, key bytes), …]``; None when it does not read as one (with
-    ``exact``, the part's bytes are all of it; else it may be followed by anything: marshal reads one value)."""
+def _keys(data: bytes) -> list | None:
+    """A record's key part as ``[(table id, key bytes), …]``; None when it does not read as one (it may
+    be followed by anything: marshal reads one value)."""
     try:
         keys = marshal.loads(data)
     except (ValueError, EOFError, TypeError):
         return None
     if type(keys) is not tuple or not all(type(key) is tuple and len(key) == 2 and type(key[0]) is int
                                           and type(key[1]) is bytes for key in keys):
-        return None
-    if exact and marshal.dumps(keys) != data:
         return None
     return list(keys)
 
