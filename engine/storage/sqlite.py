@@ -445,7 +445,7 @@ class SqliteStorage(Storage):
 
     def _catch_up(self) -> None:
         """Write what an earlier failure left in memory alone; StorageError while it still cannot be."""
-        pending = ", ".join([f"table {name!r}'s last change" for name in self._unsaved] +
+        pending = ", ".join([f"the definition of table {name!r}" for name in self._unsaved] +
                             ["the write log, whose end an earlier failure left unknown"] * self._log.broken)
         try:
             self._write_everything()

@@ -63,6 +63,11 @@ def main(argv: list, stdout=None, stderr=None) -> int:
     except OSError as error:  # StorageError and DatabaseLocked too
         print(f"partiql: {error}", file=stderr)
         return 1
+    if db.remote:  # (connect reaches a served file through its server)
+        print(f"partiql: cannot serve {args.database}: it is already served at {db.endpoint_url}; point clients "
+              "there, or stop that server first", file=stderr)
+        db.close()
+        return 1
     try:
         server = Server(db, args.host, args.port, credentials=credentials, ttl_interval=args.ttl_interval)
     except OSError as error:
@@ -73,8 +78,12 @@ def main(argv: list, stdout=None, stderr=None) -> int:
         print(server.OPEN_BIND_WARNING.format(host=args.host), file=stderr)
     _log_throttles(stderr)
     served = f"database {args.database}" if args.database else "an in-memory database (lost on exit)"
-    server.run(ready=lambda: print(f"partiql serve: listening on {server.url}, serving {served}",
-                                   file=stdout, flush=True))
+    try:
+        server.run(ready=lambda: print(f"partiql serve: listening on {server.url}, serving {served}",
+                                       file=stdout, flush=True))
+    except OSError as error:  # (closing: a file deleted while served is written to a recovery file)
+        print(f"partiql serve: stopped; {error}", file=stderr, flush=True)
+        return 1
     print("partiql serve: stopped, database closed", file=stderr, flush=True)
     return 0
 

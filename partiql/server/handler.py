@@ -6,8 +6,10 @@ request, the answer is JSON with ``x-amzn-RequestId`` and ``x-amz-crc32``
 (botocore retries on a mismatch). Errors are converted here, once:
 DynamoDB's exceptions become their ``{"__type", "message"}`` body through
 ``error_to_wire`` (so any member an error carries — ``Item``,
-``CancellationReasons``, ``ThrottlingReasons`` — passes through), and any
-other exception is a bug, answered as a 500 InternalServerError.
+``CancellationReasons``, ``ThrottlingReasons`` — passes through); a
+database file that cannot take a write (``StorageError``: a full disk, a
+file deleted while served) is a 500 InternalServerError whose message names
+the cause; any other exception is a bug, answered as a 500 InternalServerError.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import zlib
 from partiql.engine.errors import (DynamoDBError, InternalServerError, SerializationException,
                                    UnknownOperationException)
 from partiql.engine.requests.wire import error_to_wire
+from partiql.engine.storage.errors import StorageError
 
 from .targets import DESCRIBE_ENDPOINTS, TARGETS
 
@@ -52,6 +55,9 @@ class Handler:
             response = self._dispatch(target, headers, body)
         except DynamoDBError as error:
             return self._answer(error.http_status, error_to_wire(error), content_type)
+        except StorageError as error:  # (the environment, not a bug: no traceback, the cause in the answer)
+            log.warning("%s answered 500: %s", target, error)
+            return self._answer(500, error_to_wire(InternalServerError(str(error))), content_type)
         except Exception:  # noqa: BLE001 - the one place a bug becomes a 500 instead of a dead server
             log.exception("internal error answering %s", target)
             error = InternalServerError("Internal server error")
