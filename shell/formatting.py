@@ -18,6 +18,8 @@ from decimal import Decimal
 from partiql.engine.types import number_text
 from partiql.engine.wire_values import item_to_wire
 
+from .printable import printable
+
 FOOTER = "{shown} of {total} items shown (.last shows them all)"
 
 
@@ -103,10 +105,11 @@ def render_table(items: list, names: list, width: int) -> str:
 
     if not names:
         return ""
-    rows = [[cell(item[n]) if n in item else "" for n in names] for item in items]
+    # (a display format: what a terminal would act on is shown escaped; see ``printable``)
+    rows = [[printable(cell(item[n])) if n in item else "" for n in names] for item in items]
     align = ["right" if _is_number_column(items, n) else "left" for n in names]
-    text = tabulate(rows, headers=names, tablefmt="simple_outline", disable_numparse=True,
-                    colalign=align)
+    text = tabulate(rows, headers=[printable(n) for n in names], tablefmt="simple_outline",
+                    disable_numparse=True, colalign=align)
     if width and max(len(line) for line in text.splitlines()) > width:
         return render_vertical(items, names, width)
     return text
@@ -114,11 +117,12 @@ def render_table(items: list, names: list, width: int) -> str:
 
 def render_vertical(items: list, names: list, width: int) -> str:
     """One attribute a line under an ``-[ ITEM n ]-`` rule, each item's own attributes only."""
-    label = max((len(n) for n in names), default=0)
+    shown = {n: printable(n) for n in names}
+    label = max((len(n) for n in shown.values()), default=0)
     blocks = []
     for number, item in enumerate(items, 1):
         lines = [f"-[ ITEM {number} ]" + "-" * max(0, label - 6)]
-        lines += [f"{n.ljust(label)} | {cell(item[n])}" for n in names if n in item]
+        lines += [f"{shown[n].ljust(label)} | {printable(cell(item[n]))}" for n in names if n in item]
         blocks.append("\n".join(lines))
     return "\n".join(blocks)
 

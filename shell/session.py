@@ -26,6 +26,7 @@ from .diagnostics import ShellError, Where, error_fragments
 from .execution import Cancelled, collect, one_page
 from .explain import render_description, render_plan
 from .formatting import render_items
+from .printable import printable
 from .knobs import LIMIT_HINT, Knobs
 from .progress import Progress, bar
 from .status import Run, capacity_text, leading_word, status_fragments
@@ -76,12 +77,22 @@ class Output:
         self.once = False
 
     def write(self, text: str) -> None:
-        """Write one result (a newline is added); a ``.once`` file is closed after it."""
+        """Write one result (a newline is added): to the terminal with what it would act on escaped, to a
+        file as it is; a ``.once`` file is closed after it."""
         stream = self.file or self.terminal
+        if self.file is None and _is_terminal(stream):
+            text = printable(text)
         stream.write(text + "\n")
         stream.flush()
         if self.once:
             self.close()
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # (a closed or plain stream)
+        return False
 
 
 class Session:

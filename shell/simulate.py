@@ -22,6 +22,7 @@ from partiql.simulate import WorkloadError, compare, comparison, design_from_fil
 from partiql.simulate.workload import check_duration, check_seed
 
 from . import heat
+from .printable import printable
 from .progress import Progress, bar
 
 HEAT_SECONDS = 60  # the heat picture's columns: the last minute of the run
@@ -64,6 +65,10 @@ def main(argv: list) -> int:
         progress.clear()
         print(f"partiql simulate: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # (while the tables are built and seeded: the traffic itself stops cleanly)
+        progress.clear()
+        print("partiql simulate: interrupted while building and seeding the tables; no traffic ran", file=sys.stderr)
+        return 130
     progress.clear()
     elapsed = time.perf_counter() - started
     if designs:
@@ -96,13 +101,17 @@ def render_comparison(found: dict) -> str:
              f"{row['write_units']:,.0f}",
              "-" if row["cost_per_million_requests"] is None else f"${row['cost_per_million_requests']:,.2f}"]
             for row in found["comparison"]]
-    return "designs compared:\n" + tabulate(rows, headers=["design", "requests", "served", "throttled", "why",
+    return "designs compared:\n" + printable(tabulate(rows, headers=["design", "requests", "served", "throttled", "why",
                                                             "RCU", "WCU", "per million requests"],
-                                            tablefmt="plain", disable_numparse=True)
+                                            tablefmt="plain", disable_numparse=True))
 
 
 def render(found: dict, outcome, elapsed: float) -> str:
-    """The terminal report."""
+    """The terminal report (names and keys from the workload shown escaped: ``printable``)."""
+    return printable(_render(found, outcome, elapsed))
+
+
+def _render(found: dict, outcome, elapsed: float) -> str:
     name = found["workload"] if found.get("design") is None else f"{found['workload']}, design {found['design']}"
     head = (f"{name}: {found['ran']:,.0f} s of virtual time, {found['requests']:,} requests "
             f"(seed {found['seed']}), run in {elapsed:,.1f} s ({found['requests'] / max(elapsed, 1e-9):,.0f} "

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from .printable import printable
+
 _NAMES = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "gray")
 _BRIGHT = ("brightblack", "brightred", "brightgreen", "brightyellow", "brightblue",
            "brightmagenta", "brightcyan", "white")
@@ -46,6 +48,7 @@ def paint(fragments: list, colors: dict, enabled: bool) -> str:
     """Join ``(class, text)`` fragments, styled from ``colors`` when ``enabled``."""
     out = []
     for name, text in fragments:
+        text = printable(text)  # (messages quote the data: never a raw escape on the terminal)
         start = sgr(colors.get(name, "")) if enabled and name else ""
         out.append(f"{start}{text}\x1b[0m" if start else text)
     return "".join(out)

@@ -25,6 +25,7 @@ every run the same) and the virtual time. Every mistake is a
 from __future__ import annotations
 
 import bisect
+import datetime
 import itertools
 import math
 import string
@@ -32,6 +33,11 @@ import time
 from decimal import Decimal
 
 from .errors import WorkloadError
+from .numbers import MAX_STRING, number, whole
+
+# A Zipf or uniform draw over more names than this draws a rank and names it then, instead of keeping a
+# list of every name (and Zipf's cumulative weights): ``{ zipf = 1000000000 }`` must not fill memory.
+TABULATED_AT_MOST = 100_000
 
 # The virtual clock starts here (epoch seconds): dates and timestamps are those of a fixed day, so a
 # seed gives the same items whatever day the simulation runs. 2026-01-05 00:00:00 UTC, a Monday.
@@ -70,7 +76,8 @@ class Choice(Generator):
 
     def __init__(self, values: list, weights: list | None = None):
         self.values = values
-        self.cumulative = list(itertools.accumulate(weights)) if weights else None
+        top = max(weights) if weights else 0  # why: weights near 1e308 would sum to inf
+        self.cumulative = list(itertools.accumulate(w / top for w in weights)) if weights else None
 
     def draw(self, rng, now):
         if self.cumulative is None:
@@ -133,13 +140,75 @@ class SeededValue(Generator):
         return self.values[rng.randrange(len(self.values))]
 
 
+class Ranks(Generator):
+    """A rank in [0, count), each as likely, named as it is drawn (``prefix`` + rank): the same draws as a
+    ``Choice`` over the list of names, without the list."""
+
+    def __init__(self, count: int, prefix: str | None):
+        self.count, self.prefix = count, prefix
+
+    def draw(self, rng, now):
+        return _name(self.rank(rng), self.prefix)
+
+    def rank(self, rng) -> int:
+        return rng.randrange(self.count)
+
+
+class Zipf(Ranks):
+    """A rank in [0, count) with probability proportional to 1 / (rank + 1) ** s, by rejection-inversion
+    (W. Hörmann and G. Derflinger, 1996: a few steps a draw, whatever the count; as Apache Commons RNG's
+    RejectionInversionZipfSampler)."""
+
+    def __init__(self, count: int, s: float, prefix: str | None):
+        super().__init__(count, prefix)
+        self.s = s
+        self.h_x1 = self._h_integral(1.5) - 1.0
+        self.h_n = self._h_integral(count + 0.5)
+        self.squeeze = 2.0 - self._h_integral_inverse(self._h_integral(2.5) - self._h(2.0))
+
+    def rank(self, rng) -> int:
+        while True:
+            u = self.h_n + rng.random() * (self.h_x1 - self.h_n)
+            x = self._h_integral_inverse(u)
+            k = min(max(int(x + 0.5), 1), self.count)
+            if k - x <= self.squeeze or u >= self._h_integral(k + 0.5) - self._h(k):
+                return k - 1
+
+    def _h(self, x: float) -> float:
+        return math.exp(-self.s * math.log(x))
+
+    def _h_integral(self, x: float) -> float:
+        log_x = math.log(x)
+        return _expm1_over((1.0 - self.s) * log_x) * log_x
+
+    def _h_integral_inverse(self, x: float) -> float:
+        t = max(x * (1.0 - self.s), -1.0)
+        return math.exp(_log1p_over(t) * x)
+
+
+def _log1p_over(x: float) -> float:
+    """log(1 + x) / x, exact near 0."""
+    return math.log1p(x) / x if abs(x) > 1e-8 else 1.0 - x * (0.5 - x * (1.0 / 3.0 - 0.25 * x))
+
+
+def _expm1_over(x: float) -> float:
+    """(exp(x) - 1) / x, exact near 0."""
+    return math.expm1(x) / x if abs(x) > 1e-8 else 1.0 + x * 0.5 * (1.0 + x / 3.0 * (1.0 + 0.25 * x))
+
+
+def _name(rank: int, prefix: str | None):
+    return f"{prefix}{rank}" if prefix is not None else rank
+
+
 def _names(count: int, prefix: str | None) -> list:
-    return [f"{prefix}{n}" if prefix is not None else n for n in range(count)]
+    return [_name(n, prefix) for n in range(count)]
 
 
 def _zipf(spec: dict, where: str) -> Generator:
-    count = _whole(spec["zipf"], f"{where}.zipf", 1)
-    s = _number(spec.get("s", 1.0), f"{where}.s", 0.0)
+    count = whole(spec["zipf"], f"{where}.zipf", 1)
+    s = number(spec.get("s", 1.0), f"{where}.s", 0.0, 100.0, "an exponent")
+    if count > TABULATED_AT_MOST:
+        return Zipf(count, s, spec.get("prefix")) if s else Ranks(count, spec.get("prefix"))
     return Choice(_names(count, spec.get("prefix")), [1 / math.pow(rank, s) for rank in range(1, count + 1)])
 
 
@@ -148,8 +217,9 @@ def _uniform(spec: dict, where: str) -> Generator:
     if isinstance(values, list):
         if not values:
             raise WorkloadError(f"{where}.uniform: an empty list has nothing to draw")
-        return Choice(_value(values))
-    return Choice(_names(_whole(values, f"{where}.uniform", 1), spec.get("prefix")))
+        return Choice(_value(values, f"{where}.uniform"))
+    count = whole(values, f"{where}.uniform", 1)
+    return Ranks(count, spec.get("prefix")) if count > TABULATED_AT_MOST else Choice(_names(count, spec.get("prefix")))
 
 
 def _choice(spec: dict, where: str) -> Generator:
@@ -159,10 +229,12 @@ def _choice(spec: dict, where: str) -> Generator:
     weights = spec.get("weights")
     if weights is not None:
         if (not isinstance(weights, list) or len(weights) != len(values)
-                or any(isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0 for w in weights)
-                or not sum(weights)):
-            raise WorkloadError(f"{where}.weights takes one weight (a number >= 0) per value, not all 0")
-    return Choice(_value(values), weights)
+                or any(isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0
+                       for w in weights)
+                or not any(weights)):
+            raise WorkloadError(f"{where}.weights takes one weight (a finite number >= 0) per value, not all 0, "
+                                f"not {weights!r}")
+    return Choice(_value(values, f"{where}.choice"), weights)
 
 
 def _sequence(spec: dict, where: str) -> Generator:
@@ -171,7 +243,7 @@ def _sequence(spec: dict, where: str) -> Generator:
         template = None
     elif not isinstance(template, str) or "{}" not in template or not _formats(template, 1):
         raise WorkloadError(f"{where}.sequence takes a template with one {{}} (\"voter#{{}}\") or true")
-    return Sequence(template, _whole(spec.get("start", 0), f"{where}.start", 0))
+    return Sequence(template, whole(spec.get("start", 0), f"{where}.start", 0))
 
 
 def _date(spec: dict, where: str) -> Generator:
@@ -217,14 +289,14 @@ def _format(spec: dict, where: str) -> Generator:
 
 # kind -> (builder, the options it takes besides its own key)
 KINDS = {
-    "constant": (lambda spec, where: Constant(_value(spec["constant"])), ()),
+    "constant": (lambda spec, where: Constant(_value(spec["constant"], f"{where}.constant")), ()),
     "sequence": (_sequence, ("start",)),
     "uniform": (_uniform, ("prefix",)),
     "zipf": (_zipf, ("s", "prefix")),
     "choice": (_choice, ("weights",)),
     "date": (_date, ()),
     "timestamp": (_timestamp, ()),
-    "string": (lambda spec, where: Text(_whole(spec["string"], f"{where}.string", 0)), ()),
+    "string": (lambda spec, where: Text(whole(spec["string"], f"{where}.string", 0, MAX_STRING)), ()),
     "number": (_number_range, ()),
     "item": (_item, ()),
     "format": (_format, ("args",)),
@@ -234,7 +306,7 @@ KINDS = {
 def build(spec, where: str) -> Generator:
     """The generator ``spec`` describes (``where``: its place in the file, for errors)."""
     if not isinstance(spec, dict):
-        return Constant(_value(spec))
+        return Constant(_value(spec, where))
     kinds = [key for key in spec if key in KINDS]
     if len(kinds) != 1:
         raise WorkloadError(f"{where} names {'no' if not kinds else 'more than one'} generator: one of "
@@ -256,24 +328,20 @@ def _formats(template: str, count: int) -> bool:
     return True
 
 
-def _value(value):
-    """A TOML value as a parameter (floats as exact decimals, as PartiQL numbers are)."""
+def _value(value, where: str):
+    """A TOML value as a parameter (floats as exact decimals, as PartiQL numbers are); a value no
+    statement takes (infinity, NaN, a TOML date or time) is a WorkloadError naming ``where``."""
     if isinstance(value, float):
+        if not math.isfinite(value):
+            raise WorkloadError(f"{where}: {value!r} is not a number DynamoDB stores (it takes finite numbers)")
         return Decimal(repr(value))
     if isinstance(value, list):
-        return [_value(v) for v in value]
+        return [_value(v, f"{where}[{n}]") for n, v in enumerate(value)]
     if isinstance(value, dict):
-        return {k: _value(v) for k, v in value.items()}
+        return {k: _value(v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, (datetime.date, datetime.time)):  # (datetime is a date)
+        raise WorkloadError(f"{where}: a TOML {type(value).__name__} ({value.isoformat()}) is not a value a "
+                            f"statement takes: write it as a string (\"{value.isoformat()}\"), or use "
+                            "{ date = \"%Y-%m-%d\" } or { timestamp = \"seconds\" } for the virtual clock")
     return value
 
-
-def _whole(value, where: str, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise WorkloadError(f"{where} takes a whole number >= {least}, not {value!r}")
-    return value
-
-
-def _number(value, where: str, least: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < least:
-        raise WorkloadError(f"{where} takes a number >= {least}, not {value!r}")
-    return float(value)

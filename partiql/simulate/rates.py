@@ -14,6 +14,7 @@ the moment (deterministic: no randomness in when, only in what).
 from __future__ import annotations
 
 from .errors import WorkloadError
+from .numbers import MAX_RATE, number
 
 EPSILON = 1e-9  # seconds: a send time this close to the end is past it (sums of steps are not exact)
 
@@ -87,6 +88,4 @@ def build(spec, where: str) -> Rate:
 
 
 def _rate(value, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise WorkloadError(f"{where} takes a number >= 0, not {value!r}")
-    return float(value)
+    return number(value, where, 0.0, MAX_RATE)

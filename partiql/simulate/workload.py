@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from . import generators, rates
 from .errors import WorkloadError
+from .numbers import MAX_SEED_ITEMS, number, whole
 
 MAX_DURATION = 3600  # the throughput model keeps an hour of seconds: a report covers all of them
 TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices")
@@ -177,11 +178,8 @@ def _design(entry, where: str, patterns: list) -> Design:
 
 def _prices(entry, where: str) -> dict:
     _members(entry, where, required=PRICES)
-    for name in PRICES:
-        value = entry[name]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise WorkloadError(f"{where}.{name} takes dollars per million request units (a number >= 0)")
-    return {name: float(entry[name]) for name in PRICES}
+    return {name: number(entry[name], f"{where}.{name}", what="dollars per million request units")
+            for name in PRICES}
 
 
 def design_from_file(path) -> Design:
@@ -253,8 +251,7 @@ def _seed(entry, where: str) -> Seed:
     table, count, item = entry["table"], entry["count"], entry["item"]
     if not isinstance(table, str) or not table:
         raise WorkloadError(f"{where}.table takes a table name")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise WorkloadError(f"{where}.count takes a whole number of items >= 0")
+    whole(count, f"{where}.count", 0, MAX_SEED_ITEMS)
     if not isinstance(item, dict) or not item:
         raise WorkloadError(f"{where}.item takes a table of attribute = generator")
     return Seed(table, count, {name: generators.build(spec, f"{where}.item.{name}") for name, spec in item.items()})
