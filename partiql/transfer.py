@@ -29,6 +29,7 @@ import io
 import json
 import os
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,16 +145,22 @@ def export_format(path: str, format: str | None = None):
 def _sniff(path: str) -> str:
     """'ddb-json' when the first non-blank line is DynamoDB JSON, else 'json'."""
     with _open_read(path) as (stream, _):
-        for line in stream:
-            if line.strip():
-                try:
-                    return "ddb-json" if is_wire_item(json.loads(line)) else "json"
-                except (ValueError, RecursionError):
-                    return "json"  # the reader reports the line
+        try:
+            for line in stream:
+                if line.strip():
+                    try:
+                        return "ddb-json" if is_wire_item(json.loads(line)) else "json"
+                    except (ValueError, RecursionError):
+                        return "json"  # the reader reports the line
+        except CUT_SHORT:
+            return "json"  # (the reader reports where)
     return "json"
 
 
 # -------------------------------------------------------------------- files
+
+CUT_SHORT = (EOFError, gzip.BadGzipFile, zlib.error)  # what reading a damaged or truncated .gz raises
+
 
 class _open_read:
     """A binary stream of ``path`` (gunzipped for .gz) and a position() for progress."""
@@ -221,6 +228,7 @@ def stage_rows(read, context: Context, report: ImportReport, progress, keyed) ->
     (key, extra), or raises (DynamoDBError, ValueError) for a row the table cannot take."""
     path = report.path
     staged: dict = {}
+    line = 0
     with _open_read(path) as (stream, position):
         total = os.path.getsize(path)
         try:
@@ -241,6 +249,10 @@ def stage_rows(read, context: Context, report: ImportReport, progress, keyed) ->
                 report.replaced += len(staged) == count  # (one lookup, not two)
         except FileProblem as problem:
             raise TransferError(f"cannot import {path}: {problem}", report) from None
+        except CUT_SHORT as error:  # (a .gz cut short or damaged: the end of what can be read)
+            report.rows += 1
+            report.errors.append((line + 1, f"the compressed file is cut short or damaged here ({error}); "
+                                            "nothing after this line can be read"))
     return staged
 
 

@@ -25,8 +25,8 @@ raises ``FileProblem`` when no row can be read at all.
 from __future__ import annotations
 
 import base64
+import collections
 import csv
-import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -125,12 +125,18 @@ def _plain_text(value) -> str:
     return json.dumps(value)  # str, bool, None
 
 
+def _no_constant(name: str):
+    """why: Python's JSON reads NaN, Infinity and -Infinity, which are not JSON, as floats; DynamoDB
+    stores no such number. A line holding one is that line's problem."""
+    raise ValueError(f"{name} is not a JSON number (DynamoDB stores finite numbers only)")
+
+
 # why one decoder: json.loads with parse_float builds a new JSONDecoder for every line
-_PLAIN_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=Decimal)
+_PLAIN_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=Decimal, parse_constant=_no_constant)
 _PLAIN_JSON, _PLAIN_SCAN = _PLAIN_DECODER.decode, _PLAIN_DECODER.scan_once
 # why integers as int where ``from_plain`` converts every value: the scanner parses an int itself
 # and calls Decimal for nothing else, a tenth of a plain JSON import's reading
-_INT_SCAN = json.JSONDecoder(parse_float=Decimal).scan_once
+_INT_SCAN = json.JSONDecoder(parse_float=Decimal, parse_constant=_no_constant).scan_once
 
 
 # why a line's scanner first: a decoder's ``decode`` (and ``json.loads``) wraps it in two Python calls
@@ -158,7 +164,7 @@ def _load_json(text, scan=_PLAIN_SCAN):
     return _PLAIN_JSON(text) if value is _UNREAD else value
 
 
-_WIRE_SCAN = json.JSONDecoder().scan_once
+_WIRE_SCAN = json.JSONDecoder(parse_constant=_no_constant).scan_once
 
 
 def _load_wire_json(data):
@@ -167,9 +173,9 @@ def _load_wire_json(data):
     try:
         text = data if type(data) is str else data.decode("utf-8")
     except UnicodeDecodeError:
-        return json.loads(data)
+        return json.loads(data, parse_constant=_no_constant)
     value = _scanned(text, _WIRE_SCAN)
-    return json.loads(data) if value is _UNREAD else value
+    return json.loads(data, parse_constant=_no_constant) if value is _UNREAD else value
 
 
 # ----------------------------------------------------------- declared types
@@ -350,41 +356,96 @@ def _cell_converter(name: str, context: Context) -> Callable:
 
 
 def _read_csv(stream, context: Context):
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
-    try:
-        yield from _csv_file(csv.reader(text), context)
-    finally:
-        text.detach()  # why: leave the caller's stream open (a wrapper closes it when collected)
-
-
-def _csv_file(reader, context: Context):
-    try:
-        header = next(reader)
-    except StopIteration:
+    records = _csv_records(stream)
+    for line, cells, problem in records:
+        if problem is not None:
+            raise FileProblem(f"line {line}: unreadable header: {problem}")
+        problem = _header_problem(cells, context)
+        if problem:
+            raise FileProblem(f"line {line}: {problem}")
+        converters = [(name, _cell_converter(name, context)) for name in cells]
+        break
+    else:
         return
-    except (csv.Error, UnicodeDecodeError) as error:
-        raise FileProblem(f"line 1: unreadable header: {error}") from None
-    problem = _header_problem(header, context)
-    if problem:
-        raise FileProblem(f"line 1: {problem}")
-    converters = [(name, _cell_converter(name, context)) for name in header]
-    yield from _csv_rows(reader, converters)
-
-
-def _csv_rows(reader, converters):
-    line = reader.line_num + 1
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            return
-        except (csv.Error, UnicodeDecodeError) as error:
-            yield line, None, f"unreadable row: {error}"
-            line = reader.line_num + 1
-            continue
-        if cells:
+    for line, cells, problem in records:
+        if problem is not None:
+            yield line, None, problem
+        elif cells:
             yield (line, *_csv_item(cells, converters))
-        line = reader.line_num + 1
+
+
+QUOTED_AT_MOST = 1 << 20  # characters of one record: no item's CSV row is larger (400 KB, as base64 or JSON)
+
+
+def _csv_records(stream):
+    """``(line, cells, None)`` per CSV record of the binary ``stream``, or ``(line, None, problem)``: each
+    line is decoded alone, so a byte that is not UTF-8 is its own line's problem; a quote that does not
+    close within ``QUOTED_AT_MOST`` characters, or by the end of the file, or that closes into a record
+    of another width than the one before, is its opening line's problem, and the lines after it are
+    read again as records of their own (an unbalanced quote never swallows the rows after it)."""
+    lines = _numbered_lines(stream)
+    pending: list = []  # lines read ahead and given back: (number, text or a problem)
+    width = None
+    while True:
+        first = pending.pop() if pending else next(lines, None)
+        if first is None:
+            return
+        number, text = first
+        if isinstance(text, UnicodeDecodeError):
+            yield number, None, f"not UTF-8 text (byte {text.start + 1} of the line: {text.reason})"
+            continue
+        if text.count('"') % 2 == 0:  # (the usual record: one line)
+            cells = _cells(text)
+            width = len(cells) or width
+            yield number, cells, None
+            continue
+        taken, size, quotes, closed = [first], len(text), text.count('"'), False
+        while size <= QUOTED_AT_MOST:
+            following = pending.pop() if pending else next(lines, None)
+            if following is None:
+                break
+            taken.append(following)
+            if isinstance(following[1], UnicodeDecodeError):
+                break
+            size += len(following[1])
+            quotes += following[1].count('"')
+            if quotes % 2 == 0:
+                closed = True
+                break
+        cells = _cells("".join(part for _, part in taken), strict=True) if closed else None
+        if cells is not None and (width is None or len(cells) == width):
+            width = len(cells)
+            yield number, cells, None
+            continue
+        pending.extend(reversed(taken[1:]))  # (read again, each a record of its own)
+        found = ("is not closed" if not closed else "closes where no field ends" if cells is None else
+                 f"closes into a row of {len(cells)} fields where {width} were expected")
+        yield number, None, f"a quoted field opened on this line {found}; the lines after it are read again"
+
+
+def _numbered_lines(stream):
+    """(line number, text) of each line of a binary stream, a UTF-8 byte-order mark that begins it dropped;
+    the UnicodeDecodeError in place of the text of a line that is not UTF-8."""
+    for number, raw in enumerate(stream, 1):
+        if number == 1 and raw.startswith(_BOM):
+            raw = raw[len(_BOM):]
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            yield number, error
+
+
+def _cells(text: str, strict: bool = False) -> list | None:
+    """The cells of one CSV record (its quoted fields may hold line breaks). A record the strict reader
+    refuses (text after a closing quote): None with ``strict``, else as the lenient reader reads it (one
+    line: a stray quote in an unquoted field is its text)."""
+    if '"' not in text:  # why: a plain row splits as the csv module would, at a tenth of the cost
+        text = text.rstrip("\r\n")
+        return text.split(",") if text else []
+    try:
+        return next(csv.reader((text,), strict=True), [])
+    except csv.Error:
+        return None if strict else next(csv.reader((text,)), [])
 
 
 def _csv_item(cells: list, converters: list) -> tuple:
@@ -402,12 +463,14 @@ def _csv_item(cells: list, converters: list) -> tuple:
 
 
 def _header_problem(header: list, context: Context) -> str | None:
+    """What keeps a header from naming the columns (linear in its width: a file may have 200,000)."""
     if any(not name for name in header):
         return "the header has an empty column name"
-    repeated = sorted({name for name in header if header.count(name) > 1})
+    counts = collections.Counter(header)
+    repeated = sorted(name for name, count in counts.items() if count > 1)
     if repeated:
         return f"the header repeats {', '.join(repeated)}"
-    missing = [name for name in context.types if name not in header]
+    missing = [name for name in context.types if name not in counts]
     if missing:
         return f"types names columns the header lacks: {', '.join(missing)}"
     return None
