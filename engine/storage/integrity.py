@@ -28,6 +28,7 @@ from . import file_format, stream_rows, write_log
 from ..schema import KeySchema
 from .codec import decode_item, decode_spec, item_checksum, table_checksum
 from .errors import StorageError
+from .log_format import LogDamaged
 
 MAX_PROBLEMS = 20  # listed in a report; the count says how many more there were
 
@@ -62,7 +63,7 @@ def check_file(path) -> CheckReport:
             unfolded = write_log.snapshot(db, report.path) if version >= 5 else None
         except StorageError as error:  # (a damaged log: a problem to report, the file is still checked)
             report.add(f"its write log {write_log.log_path(report.path)} is damaged ({error.detail}); partiql "
-                       f"recover {report.path} applies every intact write" if isinstance(error, write_log.LogDamaged)
+                       f"recover {report.path} applies every intact write" if isinstance(error, LogDamaged)
                        else str(error))
             unfolded = None
             if not db.in_transaction:

@@ -34,7 +34,7 @@ class RecoveryReport:
 
     path: str
     applied: int = 0
-    damage: list = field(default_factory=list)  # write_log.Damage
+    damage: list = field(default_factory=list)  # log_format.Damage
     lost: list = field(default_factory=list)  # "table 'T' key {...}" of each key not recovered
     unknown: list = field(default_factory=list)  # (first, last) record numbers whose keys are unreadable
     kept_as: str | None = None

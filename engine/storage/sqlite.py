@@ -38,6 +38,7 @@ from urllib.parse import quote
 
 from . import file_format, integrity, rows as item_rows, stream_rows, write_log
 from .file_lock import OwnerLock, holder
+from .vanished import GONE, deleted, recovery_path
 from .restore import StoredRecord, restore_table
 from .base import Storage, collector_paused
 from .errors import StorageError
@@ -46,23 +47,6 @@ from .codec import (decode_spec, decode_state, encode_item, encode_spec, encode_
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 CHECKPOINT_PAGES = 10_000
-GONE = {  # a file deleted or replaced while open: why writes are refused from then on
-    "database": "cannot write {path}: the database file was deleted or replaced while open; writes are refused "
-                "so that none is acknowledged into a file that is gone. Reads go on; every write acknowledged so "
-                "far is kept, and closing the database writes all of it to a new file beside it",
-    "log": "cannot write {path}: its write log {log} was deleted or replaced while open; writes are refused so "
-           "that none is acknowledged into a file that is gone. Reads go on; every write acknowledged so far "
-           "is kept, and closing the database writes it into {path}",
-}
-
-
-def recovery_path(path: str) -> str:
-    """A new name beside ``path`` for what a session held of a database whose file was deleted."""
-    candidates = (f"{path}.recovered" if n == 1 else f"{path}.recovered-{n}" for n in itertools.count(1))
-    return next(name for name in candidates if not os.path.lexists(name))
-
-
-
 class SqliteStorage(Storage):
     """The tables and items of one engine, kept in the SQLite file ``path``."""
 
@@ -394,7 +378,7 @@ class SqliteStorage(Storage):
 
     def _database_gone(self) -> bool:
         """Whether the database file was deleted or replaced (renamed over) since it was opened."""
-        return self._gone == "database" or (self._file is not None and os.fstat(self._file).st_nlink == 0)
+        return self._gone == "database" or (self._file is not None and deleted(self._file))
 
     def _recover_to(self, dest: str) -> None:
         """Copy the database this connection still reads (the deleted file's contents) to ``dest`` and

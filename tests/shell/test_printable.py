@@ -35,7 +35,7 @@ def _raw_controls(text: str) -> set:
     return {c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9f or c in "\u202e\u2066"}
 
 
-ITEM = {"k": HOSTILE, "n": Decimal(1), "doc": {"x\x1b": [HOSTILE]}, f"attr\x1b[2J": "v"}
+ITEM = {"k": HOSTILE, "n": Decimal(1), "doc": {"x\x1b": [HOSTILE]}, "attr\x1b[2J": "v"}
 
 
 @pytest.mark.parametrize("fmt", ["table", "vertical"])

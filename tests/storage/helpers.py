@@ -55,3 +55,12 @@ def file_rows(path) -> int:
         return rows
     finally:
         db.close()
+
+
+def abandon(db) -> None:
+    """Leave a session as a killed process would: nothing folded, the lock released by the OS."""
+    storage = db.engine.storage
+    storage._log.close()
+    storage._db.close()
+    storage._db = None
+    storage._lock.release()

@@ -13,7 +13,7 @@ import partiql
 from partiql.engine.storage import StorageError, write_log
 from partiql.engine.storage.sqlite import recovery_path
 
-from .helpers import create_simple
+from .helpers import abandon, create_simple
 
 
 def _filled(path, n: int = 5):
@@ -167,10 +167,7 @@ def test_writes_recover_once_the_disk_takes_a_refused_table_definition(tmp_path)
     _refuse(path, "tables", refuse=False)
     db.engine.put_item(TableName="Items", Item={"pk": "a", "sk": 1})  # (space is back: saved, then written)
     db.engine.put_item(TableName="Later", Item={"k": "x"})
-    db.engine.storage._log.close()  # (ends as a killed process: what was acknowledged is on disk)
-    db.engine.storage._db.close()
-    db.engine.storage._db = None
-    db.engine.storage._lock.release()
+    abandon(db)  # (ends as a killed process: what was acknowledged is on disk)
     with partiql.connect(path) as again:
         assert again.engine.scan(TableName="Later")["Items"] == [{"k": "x"}]
         assert again.engine.scan(TableName="Items")["Count"] == 1

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import partiql
-from partiql.engine.storage import StorageError, write_log
+from partiql.engine.storage import StorageError, log_format, write_log
 from partiql.engine.storage.integrity import check_file
 from partiql.engine.storage.recovery import recover
 from partiql.shell import maintenance
 
-from .helpers import create_simple
+from .helpers import abandon, create_simple
 
 WRITER = textwrap.dedent("""
     import os, sys
@@ -41,10 +41,10 @@ def _files(path) -> dict:
 
 def _records(data: bytes) -> list:
     """(start, end) of each record of a whole log."""
-    spans, offset = [], write_log.HEADER.size
+    spans, offset = [], log_format.HEADER.size
     while offset < len(data):
-        head = write_log.HEAD.unpack_from(data, offset)
-        end = offset + write_log.HEAD.size + head[2] + head[3]
+        head = log_format.HEAD.unpack_from(data, offset)
+        end = offset + log_format.HEAD.size + head[2] + head[3]
         spans.append((offset, end))
         offset = end
     return spans
@@ -102,11 +102,7 @@ def _abandoned(path, operations) -> dict:
             db.engine.put_item(TableName="Items", Item={"pk": "p", "sk": operation[1], "v": operation[2]})
         else:
             db.engine.delete_item(TableName="Items", Key={"pk": "p", "sk": operation[1]})
-    storage = db.engine.storage
-    storage._log.close()
-    storage._db.close()
-    storage._db = None
-    storage._lock.release()
+    abandon(db)
 
 
 def _model(operations, skipped=frozenset()) -> tuple[dict, list]:
@@ -133,7 +129,7 @@ def _items(db) -> dict:
 _OPERATIONS = st.lists(st.one_of(st.tuples(st.just("put"), st.integers(0, 5), st.integers(0, 10**6)),
                                  st.tuples(st.just("delete"), st.integers(0, 5))), min_size=1, max_size=8)
 # a change to the log: (where, as a fraction of its length or in the first record's head, what is done there)
-_CHANGES = st.tuples(st.one_of(st.floats(0, 1, exclude_max=True), st.integers(0, write_log.HEAD.size - 1)),
+_CHANGES = st.tuples(st.one_of(st.floats(0, 1, exclude_max=True), st.integers(0, log_format.HEAD.size - 1)),
                      st.one_of(st.integers(0, 7).map(lambda bit: ("bit", bit)), st.integers(0, 255).map(lambda b: ("byte", b))))
 
 
@@ -147,7 +143,7 @@ def test_any_flip_opens_with_every_acknowledged_write_or_is_refused_and_recover_
     assume(os.path.exists(log))  # (deletes of nothing write nothing)
     data = bytearray(open(log, "rb").read())
     where, (kind, value) = change
-    at = int(where * len(data)) if isinstance(where, float) else write_log.HEADER.size + where
+    at = int(where * len(data)) if isinstance(where, float) else log_format.HEADER.size + where
     at = min(at, len(data) - 1)
     old = data[at]
     data[at] = old ^ (1 << value) if kind == "bit" else value
@@ -203,7 +199,7 @@ def test_recover_names_records_whose_keys_cannot_be_read_and_refuses_another_dat
     log = write_log.log_path(path)
     data = bytearray(open(log, "rb").read())
     start, end = _records(bytes(data))[1]
-    data[start + write_log.HEAD.size:end] = bytes(end - start - write_log.HEAD.size)  # (its keys and rows zeroed)
+    data[start + log_format.HEAD.size:end] = bytes(end - start - log_format.HEAD.size)  # (its keys and rows zeroed)
     open(log, "wb").write(data)
     status, out = _run("check", "--repair", path)
     assert status == 0 and "not recovered: the writes of record 2, whose keys cannot be read either" in out

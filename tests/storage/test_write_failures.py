@@ -11,8 +11,10 @@ import sqlite3
 import pytest
 
 import partiql
-from partiql.engine.storage import StorageError, write_log
+from partiql.engine.storage import StorageError, log_format, write_log
 from partiql.engine.storage.codec import encode_item
+
+from .helpers import abandon
 
 PUT_B = lambda db: db.engine.put_item(TableName="Things", Item={"pk": "b"})  # noqa: E731
 TWO = lambda db: db.engine.batch_write_item(RequestItems={"Things": [  # noqa: E731
@@ -78,7 +80,7 @@ def test_a_fold_refused_on_close_keeps_the_log_for_the_next_open(tmp_path):
     _refuse_inserts(path)
     with pytest.raises(StorageError, match=f"^cannot write {path}: no room$"):
         db.close()
-    assert os.path.getsize(write_log.log_path(str(path))) > write_log.HEADER.size
+    assert os.path.getsize(write_log.log_path(str(path))) > log_format.HEADER.size
     _refuse_inserts(path, refuse=False)
     with partiql.connect(path) as again:
         assert {"pk": "b"} in _items(again)["Things"]
@@ -135,15 +137,7 @@ def test_an_append_that_cannot_be_taken_back_is_folded_from_memory_by_the_next_w
     _refuse_inserts(path, refuse=False)
     db.engine.put_item(TableName="Things", Item={"pk": "c"})  # (space is back: the fold, then the write)
     expected = _items(db)
-    _abandon_storage(db)  # (as a killed process would: what is acknowledged must be on disk already)
+    abandon(db)  # (as a killed process would: what is acknowledged must be on disk already)
     with partiql.connect(path) as again:
         assert _items(again) == expected
         assert sorted(item["pk"] for item in expected["Things"]) == ["a", "c"]
-
-
-def _abandon_storage(db) -> None:
-    storage = db.engine.storage
-    storage._log.close()
-    storage._db.close()
-    storage._db = None
-    storage._lock.release()

@@ -17,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import partiql
-from partiql.engine.storage import StorageError, write_log
+from partiql.engine.storage import StorageError, log_format, write_log
 from partiql.engine.keys import key_hash
 from partiql.engine.storage.codec import item_checksum, row_key
 from partiql.engine.storage.integrity import check_file
 
-from .helpers import create_simple, file_rows, snapshot
+from .helpers import abandon, create_simple, file_rows, snapshot
 
 
 def _log(path) -> str:
@@ -37,14 +37,6 @@ def _sqlite_rows(path) -> int:
     finally:
         db.close()
 
-
-def _abandon(db) -> None:
-    """Leave a session as a killed process would: nothing folded, the lock released by the OS."""
-    storage = db.engine.storage
-    storage._log.close()
-    storage._db.close()
-    storage._db = None
-    storage._lock.release()
 
 
 def _kinds_of_write(db) -> None:
@@ -78,7 +70,7 @@ def test_item_writes_wait_in_the_log_and_a_killed_session_loses_none(path):
     _kinds_of_write(db)
     assert _sqlite_rows(path) == 0 and file_rows(path) == 4  # (all of them in the log)
     expected, records = snapshot(db.engine), _stream_records(db.engine)
-    _abandon(db)
+    abandon(db)
     with partiql.connect(path) as again:
         assert snapshot(again.engine) == expected and _stream_records(again.engine) == records
         assert not os.path.exists(_log(path)) and _sqlite_rows(path) == 4  # folded on open
@@ -124,7 +116,7 @@ def test_every_transaction_folds_the_log_first(path):
     db.engine.delete_table(TableName="Items")
     assert not os.path.exists(_log(path))
     create_simple(db.engine)
-    _abandon(db)
+    abandon(db)
     with partiql.connect(path) as again:
         assert again.engine.scan(TableName="Items")["Items"] == []
 
@@ -133,7 +125,7 @@ def test_a_log_left_by_a_deleted_database_is_not_folded_into_a_new_one(path):
     db = partiql.connect(path)
     create_simple(db.engine)
     db.engine.put_item(TableName="Items", Item={"pk": "old", "sk": 1})
-    _abandon(db)
+    abandon(db)
     stale = open(_log(path), "rb").read()
     for suffix in ("", "-wal", "-shm"):  # the database deleted, its write log left behind
         if os.path.exists(str(path) + suffix):
@@ -159,19 +151,19 @@ def _logged(path, writes: int = 3) -> tuple[bytes, list]:
     create_simple(db.engine)
     for n in range(writes):
         db.engine.put_item(TableName="Items", Item={"pk": "a", "sk": n})
-    _abandon(db)
+    abandon(db)
     data = open(_log(path), "rb").read()
-    records, offset = [], write_log.HEADER.size
+    records, offset = [], log_format.HEADER.size
     while offset < len(data):
-        head = write_log.HEAD.unpack_from(data, offset)
-        end = offset + write_log.HEAD.size + head[2] + head[3]
+        head = log_format.HEAD.unpack_from(data, offset)
+        end = offset + log_format.HEAD.size + head[2] + head[3]
         records.append(data[offset:end])
         offset = end
-    return data[:write_log.HEADER.size], records
+    return data[:log_format.HEADER.size], records
 
 
 def _record(payload: bytes, number: int = 1, keys: bytes = marshal.dumps(())) -> bytes:
-    return write_log.frame(number, keys, payload)
+    return log_format.frame(number, keys, payload)
 
 
 def _flip(data: bytes, at: int, bit: int = 0) -> bytes:
@@ -182,10 +174,10 @@ TAILS = {  # what follows two whole records -> the items an opener finds
     "the third record": (lambda third: third, 3),
     "half the third record": (lambda third: third[:len(third) // 2], 2),
     "the third record's head, cut short": (lambda third: third[:20], 2),
-    "the third record's head alone": (lambda third: third[:write_log.HEAD.size], 2),
+    "the third record's head alone": (lambda third: third[:log_format.HEAD.size], 2),
     "the third record but its last byte": (lambda third: third[:-1], 2),
     "zeros (a file extended, never written)": (lambda third: bytes(4096), 2),
-    "the third record's head, then zeros": (lambda third: third[:write_log.HEAD.size] + bytes(3), 2),
+    "the third record's head, then zeros": (lambda third: third[:log_format.HEAD.size] + bytes(3), 2),
 }
 
 
@@ -203,7 +195,7 @@ def test_a_record_cut_short_ends_the_log(path, tail, found):
         assert again.engine.scan(TableName="Items")["Count"] == found
 
 
-_HEAD, _HEADER = write_log.HEAD.size, write_log.HEADER.size
+_HEAD, _HEADER = log_format.HEAD.size, log_format.HEADER.size
 DAMAGE = {  # a log replaced by -> what every opener says
     "another file": (lambda header, records: b"hello, world\n" * 3, "it does not begin as a write log does"),
     "its generation flipped": (lambda header, records: _flip(header, 8) + b"".join(records),
@@ -263,9 +255,9 @@ def test_a_damaged_log_is_refused_by_every_opener_and_left_as_it_is(path, conten
 
 def test_a_log_of_a_newer_python_is_refused(path):
     header, records = _logged(path)
-    magic, generation, _, identity, _ = write_log.HEADER.unpack(header)
+    magic, generation, _, identity, _ = log_format.HEADER.unpack(header)
     with open(_log(path), "wb") as file:
-        file.write(write_log.HEADER.pack(magic, generation, marshal.version + 1, identity, 0)[:-4])
+        file.write(log_format.HEADER.pack(magic, generation, marshal.version + 1, identity, 0)[:-4])
     fields = open(_log(path), "rb").read()
     with open(_log(path), "wb") as file:
         file.write(fields + struct.pack("<I", zlib.crc32(fields)) + b"".join(records))
@@ -274,8 +266,8 @@ def test_a_log_of_a_newer_python_is_refused(path):
 
 
 def _v1_log(identity: int, payloads: list, tail: bytes = b"") -> bytes:
-    return write_log.HEADER_V1.pack(write_log.MAGIC_V1, 1, marshal.version, identity) + b"".join(
-        write_log.RECORD_V1.pack(len(p), zlib.crc32(p)) + p for p in payloads) + tail
+    return log_format.HEADER_V1.pack(log_format.MAGIC_V1, 1, marshal.version, identity) + b"".join(
+        log_format.RECORD_V1.pack(len(p), zlib.crc32(p)) + p for p in payloads) + tail
 
 
 def test_a_log_of_the_first_format_is_folded_in_and_its_damage_refused(path):
@@ -318,7 +310,7 @@ def test_any_log_content_opens_or_is_refused_clearly(tmp_path_factory, payloads,
     create_simple(db.engine)
     identity = db.engine.storage._log.identity
     db.close()
-    header = write_log.header(1, identity) if headed else b""
+    header = log_format.header(1, identity) if headed else b""
     with open(_log(path), "wb") as file:
         file.write(header + b"".join(_record(payload, n + 1) for n, payload in enumerate(payloads)) + tail)
     try:
