@@ -35,18 +35,20 @@ def _count(path: str) -> int:
 def test_a_file_deleted_while_served_refuses_writes_and_loses_nothing_acknowledged(tmp_path, removed):
     path = str(tmp_path / "served.db")
     process, url, _ = start(path)
-    connection = _client(url)
-    assert post(connection, "CreateTable", {"TableName": "Tee", **HASH_RANGE})[0] == 200
-    acknowledged = sum(_put(connection, n)[0] == 200 for n in range(300))
-    assert acknowledged == 300
-    os.remove(path + removed)
-    status, body = _put(connection, 1000)
-    assert status == 500 and body["__type"].endswith("InternalServerError")
-    assert "was deleted or replaced while open; writes are refused" in body["message"]
-    status, body = post(connection, "GetItem", {"TableName": "Tee", "Key": {"pk": {"S": "p"}, "sk": {"N": "7"}}})
-    assert status == 200 and body["Item"]["sk"] == {"N": "7"}  # (reads go on)
-    connection.close()
-    code, err = stop(process)
+    try:
+        connection = _client(url)
+        assert post(connection, "CreateTable", {"TableName": "Tee", **HASH_RANGE})[0] == 200
+        acknowledged = sum(_put(connection, n)[0] == 200 for n in range(300))
+        assert acknowledged == 300
+        os.remove(path + removed)
+        status, body = _put(connection, 1000)
+        assert status == 500 and body["__type"].endswith("InternalServerError")
+        assert "was deleted or replaced while open; writes are refused" in body["message"]
+        status, body = post(connection, "GetItem", {"TableName": "Tee", "Key": {"pk": {"S": "p"}, "sk": {"N": "7"}}})
+        assert status == 200 and body["Item"]["sk"] == {"N": "7"}  # (reads go on)
+        connection.close()
+    finally:
+        code, err = stop(process)
     assert "Traceback" not in err
     if removed:
         assert code == 0 and _count(path) == 300
@@ -93,9 +95,9 @@ def test_a_ddl_refused_by_a_full_disk_then_space_freed_writes_recover_without_a_
     process = subprocess.Popen([sys.executable, "-m", "partiql.shell", "serve", "--port", "0", path],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=_no_core_and_ignore_xfsz)
-    url = process.stdout.readline().split("listening on ")[1].split(",")[0]
-    connection = _client(url)
     try:
+        url = process.stdout.readline().split("listening on ")[1].split(",")[0]
+        connection = _client(url)
         assert post(connection, "CreateTable", {"TableName": "Tee", **HASH_RANGE})[0] == 200
         assert _put(connection, 1)[0] == 200
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (1, resource.RLIM_INFINITY))
@@ -106,8 +108,8 @@ def test_a_ddl_refused_by_a_full_disk_then_space_freed_writes_recover_without_a_
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
         assert _put(connection, 2)[0] == 200
         assert post(connection, "PutItem", {"TableName": "You", "Item": {"pk": {"S": "u"}, "sk": {"N": "1"}}})[0] == 200
-    finally:
         connection.close()
+    finally:
         code, err = stop(process)
     assert code == 0 and "Traceback" not in err
     with partiql.connect(path) as db:
