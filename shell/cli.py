@@ -21,7 +21,8 @@ EPILOG = ("Statements end with ';'. With -e, -f or statements on stdin the shell
           "results on stdout, status lines and errors on stderr, exit status 1 if any failed. "
           "Also: partiql DATABASE import FILE TABLE [--format F] [--continue-on-error] and "
           "partiql DATABASE export TABLE FILE [--format F]; partiql serve [DATABASE] serves DynamoDB's HTTP API; "
-          "partiql check FILE verifies a database file; partiql backup FILE DEST copies one safely.")
+          "partiql check FILE verifies a database file; partiql recover FILE applies a damaged write log's "
+          "intact writes; partiql backup FILE DEST copies one safely.")
 
 
 class _Script(argparse.Action):
@@ -105,7 +106,7 @@ def main(argv: list | None = None) -> int:
         from .copy import main as copy
 
         return copy(argv[1:])
-    if argv[:1] and argv[0] in maintenance.COMMANDS:  # partiql check FILE / partiql backup FILE DEST
+    if argv[:1] and argv[0] in maintenance.COMMANDS:  # partiql check | recover FILE / partiql backup FILE DEST
         return maintenance.main(argv)
     code = transfer.subcommand(argv)  # partiql DATABASE import|export …
     if code is not None:
