@@ -339,8 +339,24 @@ def _bounds(condition) -> tuple:
         ">": lambda: (((value, TOP), False), None),
         ">=": lambda: (((value,), True), None),
         "BETWEEN": lambda: (((value,), True), ((condition[2], TOP), True)),
-        "BEGINS_WITH": lambda: (((value,), True), None),
+        "BEGINS_WITH": lambda: (((value,), True), _below_prefix_end(value)),
     }[op]()
+
+
+def _below_prefix_end(prefix):
+    """The high bound of the keys that begin with ``prefix``: below its successor, the least value
+    greater than every one of them (``"p#01"`` → below ``"p#02"``); None when there is none (all its
+    units are the greatest). why a bound, not only a filter: a Query read backwards starts at the high
+    end, and must start at the last key with the prefix, not stop at the collection's last key (A1)."""
+    top = 0xFF if isinstance(prefix, bytes) else 0x10FFFF
+    units = list(prefix) if isinstance(prefix, bytes) else [ord(c) for c in prefix]
+    while units and units[-1] == top:
+        units.pop()
+    if not units:
+        return None
+    units[-1] += 1
+    successor = bytes(units) if isinstance(prefix, bytes) else "".join(map(chr, units))
+    return (successor,), False
 
 
 def _prefixed(records, sort_name: str, prefix):
