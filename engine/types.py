@@ -81,8 +81,8 @@ def number_problem(number: Decimal) -> str | None:
     Magnitude is checked before precision, as DynamoDB does (dynalite
     ``checkNum``): the exponent of the leading digit must lie in -130..125.
     """
-    if not number:
-        return None
+    # why zero too: DynamoDB refuses 0e126 and 0e-131 as it refuses 1e126 (recorded-2026-11 A8); a
+    # zero's exponent is the one it was written with (Decimal("0e126").adjusted() == 126)
     exponent = number.adjusted()
     if exponent > limits.NUMBER_MAX_EXPONENT:
         return "Number overflow. Attempting to store a number with magnitude larger than supported range"

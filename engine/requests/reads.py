@@ -80,10 +80,11 @@ def _key_conditions(condition, key) -> tuple:
     if key.hash_name not in by_name:
         raise ValidationException(f"Query condition missed key schema element: {key.hash_name}")
     extra = [name for name in by_name if name != key.hash_name]
-    if key.range_name is None and extra:
+    attributes = len(key.names)
+    if len(by_name) > attributes:  # (recorded-2026-11 A2: a third clause, over any name, is this; never a 500)
         raise ValidationException(
             f"The number of query conditions ({len(by_name)}) exceeds the number of key attributes "
-            "defined in the schema (1)")
+            f"defined in the schema ({attributes})")
     if extra and extra[0] != key.range_name:
         raise ValidationException(f"Query condition missed key schema element: {key.range_name}")
     op, *values = by_name[key.hash_name]

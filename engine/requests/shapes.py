@@ -244,8 +244,11 @@ def _batch_get(request: dict) -> None:
     entries = request["RequestItems"].values()
     if sum(len(entry["Keys"]) for entry in entries) > limits.BATCH_GET_MAX_KEYS:
         raise ValidationException(TOO_MANY_BATCH_GETS)
+    # why across the tables: the rule is the request's, not a table's (recorded-2026-11 A7: a
+    # ProjectionExpression on one table and AttributesToGet on another is a ValidationException; its
+    # words are item-api §3.5's for one request, INF)
+    _GET_MIXING({member: True for entry in entries for member in entry})
     for entry in entries:
-        _GET_MIXING(entry)
         _attributes_to_get(entry)
         _expression_names(entry)
 

@@ -25,7 +25,8 @@ def operand(text):
     ("15E-1", "1.5"),
     ("-0", "0"),
     ("-0.000", "0"),
-    ("0e999", "0"),
+    ("0e125", "0"),
+    ("0e-130", "0"),
     ("7.31e6", "7310000"),
     (".73e1", "7.3"),
     ("-.73e1", "-7.3"),
@@ -48,6 +49,8 @@ def test_number_canonical_form(text, canonical):
 
 @pytest.mark.parametrize("text, message", [
     ("1e126", OVER + " under root"),
+    ("0e999", OVER + " under root"),  # (zero too: recorded-2026-11 A8)
+    ("0e-131", UNDER + " under root"),
     ("-1e126", OVER + " under root"),
     ("10E125", OVER + " under root"),
     ("1e-131", UNDER + " under root"),

@@ -1,0 +1,94 @@
+"""Section A of ``recorded-2026-11.md`` over the wire: each recorded class as a row, with DynamoDB's answer
+(A1 is in tests/engine/test_query_model.py, with the reference model that would have caught it). The
+recording's tables H, C and CN are named Hhh, Ccc and Cnn here (DynamoDB's names take three characters)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import partiql
+from partiql.server.handler import Handler
+
+HEADERS = {"content-type": "application/x-amz-json-1.0"}
+KEYS = {"Hhh": (("pk", "S"),), "Ccc": (("pk", "S"), ("sk", "S")), "Cnn": (("pk", "S"), ("sk", "N"))}
+VALIDATION = "com.amazon.coral.validate#ValidationException"
+
+
+def _call(handler, operation: str, request: dict) -> tuple[int, dict]:
+    status, _, body = handler.handle(f"DynamoDB_20120810.{operation}", HEADERS, json.dumps(request).encode())
+    return status, json.loads(body) if body else {}
+
+
+@pytest.fixture
+def handler():
+    db = partiql.connect()
+    served = Handler(db)
+    for name, keys in KEYS.items():
+        assert _call(served, "CreateTable", {
+            "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+            "KeySchema": [{"AttributeName": n, "KeyType": kind} for (n, _), kind in zip(keys, ("HASH", "RANGE"))],
+            "AttributeDefinitions": [{"AttributeName": n, "AttributeType": t} for n, t in keys]})[0] == 200
+    yield served
+    db.close()
+
+
+CASES = {  # operation, request -> DynamoDB's status, __type, message
+    "A2 a third key condition, on a non-key name": (
+        "Query", {"TableName": "Cnn", "KeyConditionExpression": "pk = :p AND sk > :a AND extra = :b",
+                  "ExpressionAttributeValues": {":p": {"S": "x"}, ":a": {"N": "1"}, ":b": {"S": "y"}}},
+        400, VALIDATION, "The number of query conditions (3) exceeds the number of key attributes defined in the "
+                         "schema (2)"),
+    "A2 a second key condition on a hash-only table": (
+        "Query", {"TableName": "Hhh", "KeyConditionExpression": "pk = :p AND extra = :b",
+                  "ExpressionAttributeValues": {":p": {"S": "x"}, ":b": {"S": "y"}}},
+        400, VALIDATION, "The number of query conditions (2) exceeds the number of key attributes defined in the "
+                         "schema (1)"),
+    "A7 ProjectionExpression on one table, AttributesToGet on another": (
+        "BatchGetItem", {"RequestItems": {"Hhh": {"Keys": [{"pk": {"S": "a"}}], "ProjectionExpression": "pk"},
+                                          "Ccc": {"Keys": [{"pk": {"S": "a"}, "sk": {"S": "b"}}],
+                                                  "AttributesToGet": ["pk"]}}},
+        400, VALIDATION, "Can not use both expression and non-expression parameters in the same request: "
+                         "Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"),
+    "A8 zero with an exponent past the range": (
+        "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "a"}, "n": {"N": "0e126"}}},
+        400, VALIDATION, "Number overflow. Attempting to store a number with magnitude larger than supported range"),
+    "A8 zero with an exponent below the range": (
+        "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "a"}, "n": {"N": "0e-131"}}},
+        400, VALIDATION, "Number underflow. Attempting to store a number with magnitude smaller than supported "
+                         "range"),
+}
+
+
+@pytest.mark.parametrize("operation, request_, status, kind, message", CASES.values(), ids=CASES)
+def test_dynamodb_s_recorded_answer(handler, operation, request_, status, kind, message):
+    found_status, body = _call(handler, operation, request_)
+    assert (found_status, body.get("__type"), body.get("message")) == (status, kind, message)
+
+
+def test_a8_zero_within_the_range_is_stored_as_zero(handler):
+    assert _call(handler, "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "z"}, "n": {"N": "0e125"}}})[0] == 200
+    status, body = _call(handler, "GetItem", {"TableName": "Hhh", "Key": {"pk": {"S": "z"}}})
+    assert body["Item"]["n"] == {"N": "0"}
+
+
+@pytest.mark.parametrize("operation, request_", [
+    ("DescribeTable", {"TableName": "Cnn"}),
+    ("UpdateTable", {"TableName": "Cnn", "BillingMode": "PROVISIONED",
+                     "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}),
+    ("DeleteTable", {"TableName": "Cnn"}),
+    ("CreateTable", {"TableName": "New", "BillingMode": "PAY_PER_REQUEST",
+                     "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                     "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}),
+])
+def test_a12_partitions_is_not_a_dynamodb_member_on_the_wire(handler, operation, request_):
+    status, body = _call(handler, operation, request_)
+    description = body.get("Table") or body.get("TableDescription")
+    assert status == 200 and description and "Partitions" not in description
+
+
+def test_a12_the_library_keeps_partitions():
+    with partiql.connect() as db:
+        db.execute("CREATE TABLE Ccc PRIMARY KEY (pk STRING HASH)")
+        assert db.engine.describe_table(TableName="Ccc")["Table"]["Partitions"]
