@@ -141,6 +141,9 @@ ATTRIBUTE_MAP = map_of(string(), ATTRIBUTE_VALUE)
 # value (``engine.types``): the type pass takes it as it is, and its
 # well-formedness is checked where DynamoDB checks it (phase 5).
 ENGINE_VALUE = {"type": "Value"}
+# One where an attribute value stands (a legacy ``Value``, an ``AttributeValueList`` element): there None
+# is DynamoDB's NULL, a value that is present, not an absent member (recorded-2026-11 A3).
+ENGINE_ATTRIBUTE_VALUE = {"type": "Value", "nullable": True}
 
 # Item-operation TableName (§2.2): a name must match the pattern and be 3..255.
 TABLE_NAME = string(required=True, pattern=NAME_PATTERN, min_len=3, max_len=255)
@@ -270,7 +273,7 @@ def member_path(parent: str, name: str) -> str:
 
 
 def _walk(value, shape: dict, path: str, style: Style):
-    if value is None:
+    if value is None and not shape.get("nullable"):  # (an attribute value None is NULL: present, A3)
         if shape.get("required"):
             yield style.item(None, path, "Member must not be null")
         return
@@ -373,7 +376,7 @@ def _faulty_elements(value, shape, required) -> bool:
         return False
     element = shape["member"]
     for member in value:
-        if member is None or faulty(member, element):
+        if (member is None and not element.get("nullable")) or faulty(member, element):
             return True
     return False
 

@@ -137,8 +137,11 @@ def _as_structure(value, shape, depth=0):
     typed = {}
     for name, member in value.items():
         member_shape = members.get(name)
-        if member_shape is not None and member is not None:
-            typed[name] = _typed(member, member_shape, depth)
+        if member_shape is not None:
+            if member is not None:
+                typed[name] = _typed(member, member_shape, depth)
+            elif member_shape.get("nullable"):  # (an attribute value None is NULL, present: A3)
+                typed[name] = None
     return typed
 
 

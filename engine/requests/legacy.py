@@ -18,8 +18,11 @@ INVALID = "One or more parameter values were invalid: "
 
 # ComparisonOperator → (number of arguments: int, or (min, None) for "at least", allowed value types)
 _SCALARS = ("S", "N", "B")
+# why NULL for EQ and NE: DynamoDB evaluates {"NULL": true} there (recorded-2026-11 A3, newer than DynamoDB
+# Local's rule, which refused it); LT and the other orderings still refuse it, as recorded
+_EQUALITY = _SCALARS + ("SS", "NS", "BS", "NULL")
 OPERATORS = {
-    "EQ": (1, _SCALARS + ("SS", "NS", "BS")), "NE": (1, _SCALARS + ("SS", "NS", "BS")),
+    "EQ": (1, _EQUALITY), "NE": (1, _EQUALITY),
     "LE": (1, _SCALARS), "LT": (1, _SCALARS), "GE": (1, _SCALARS), "GT": (1, _SCALARS),
     "CONTAINS": (1, _SCALARS), "NOT_CONTAINS": (1, _SCALARS), "BEGINS_WITH": (1, ("S", "B")),
     "IN": ((1, None), _SCALARS), "BETWEEN": (2, _SCALARS), "NULL": (0, ()), "NOT_NULL": (0, ()),

@@ -21,7 +21,7 @@ import functools
 from .. import limits
 from ..acceptance import acceptor
 from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, CLASSIC, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
-                        ENGINE_VALUE, MODERN, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
+                        ENGINE_ATTRIBUTE_VALUE, ENGINE_VALUE, MODERN, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
                         RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
                         RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, integer,
                         list_of, map_of, string, structure, validate, violations)
@@ -157,7 +157,7 @@ def _item_shapes(value: dict, item: dict) -> dict[str, dict]:
 # why: an engine-valued Item or Key has nothing the envelope could refuse (its
 # names and values are checked in phase 5), so it is taken whole: PutItem and
 # GetItem stay cheap.
-SHAPES = _item_shapes(ENGINE_VALUE, ENGINE_VALUE)
+SHAPES = _item_shapes(ENGINE_ATTRIBUTE_VALUE, ENGINE_VALUE)
 WIRE_SHAPES = _item_shapes(ATTRIBUTE_VALUE, map_of(string(), ATTRIBUTE_VALUE))
 TRANSACT_WRITE_KINDS = ("ConditionCheck", "Put", "Delete", "Update")
 

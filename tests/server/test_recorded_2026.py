@@ -92,3 +92,34 @@ def test_a12_the_library_keeps_partitions():
     with partiql.connect() as db:
         db.execute("CREATE TABLE Ccc PRIMARY KEY (pk STRING HASH)")
         assert db.engine.describe_table(TableName="Ccc")["Table"]["Partitions"]
+
+
+A3 = {  # a legacy request with {"NULL": true} -> DynamoDB's status and message (None: 200)
+    "AttributeUpdates PUT NULL": ("UpdateItem", {"TableName": "Hhh", "Key": {"pk": {"S": "a"}}, "AttributeUpdates": {
+        "m": {"Action": "PUT", "Value": {"NULL": True}}}}, 200, None),
+    "AttributeUpdates ADD NULL": ("UpdateItem", {"TableName": "Hhh", "Key": {"pk": {"S": "a"}}, "AttributeUpdates": {
+        "m": {"Action": "ADD", "Value": {"NULL": True}}}}, 400,
+        "One or more parameter values were invalid: ADD action is not supported for the type NULL"),
+    "Expected Value NULL": ("PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "a"}, "m": {"NULL": True}},
+                                        "Expected": {"m": {"Value": {"NULL": True}}}}, 200, None),
+    "Expected EQ [NULL]": ("PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "a"}}, "Expected": {
+        "m": {"ComparisonOperator": "EQ", "AttributeValueList": [{"NULL": True}]}}}, 200, None),
+    "ScanFilter LT [NULL]": ("Scan", {"TableName": "Hhh", "ScanFilter": {
+        "m": {"ComparisonOperator": "LT", "AttributeValueList": [{"NULL": True}]}}}, 400,
+        "One or more parameter values were invalid: ComparisonOperator LT is not valid for NULL AttributeValue type"),
+    "a Value of JSON null is absent, not NULL": (
+        "UpdateItem", {"TableName": "Hhh", "Key": {"pk": {"S": "a"}},
+                       "AttributeUpdates": {"m": {"Action": "PUT", "Value": None}}},
+        400, "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is "
+             "specified"),
+}
+
+
+@pytest.mark.parametrize("operation, request_, status, message", A3.values(), ids=A3)
+def test_a3_null_in_the_legacy_parameters(handler, operation, request_, status, message):
+    assert _call(handler, "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "a"}, "m": {"NULL": True}}})[0] == 200
+    found_status, body = _call(handler, operation, request_)
+    assert (found_status, body.get("message")) == (status, message)
+    if operation == "UpdateItem" and status == 200:
+        item = _call(handler, "GetItem", {"TableName": "Hhh", "Key": {"pk": {"S": "a"}}})[1]["Item"]
+        assert item["m"] == {"NULL": True}
