@@ -39,6 +39,7 @@ class WriteAction:
     failure: tuple = ("ConditionalCheckFailed", CONDITION_FAILED)
     upsert: bool = True  # Update creates a missing item (False: PartiQL UPDATE never does)
     size: int | None = None  # Put: item_size(item) when the caller has computed it already
+    key_problem: str | None = None  # a key of the wrong types: this action's ValidationError (a transaction's)
 
 
 def collections_of(metrics: list | None, mutations) -> None:

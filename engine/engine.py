@@ -180,6 +180,8 @@ class Engine(Transactions):
 
     @staticmethod
     def _action_key(table: Table, action: WriteAction) -> tuple:
+        if action.key_problem is not None:
+            raise ValidationException(action.key_problem)
         if action.key is None and action.kind == "Put":  # a Put's key comes from its item
             return key_from_item(table.spec.key, action.item)
         return action.key

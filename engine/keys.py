@@ -145,6 +145,13 @@ def key_from_request(schema: KeySchema, key) -> tuple:
     return _key_values(schema, values)
 
 
+def wrong_types_only(schema: KeySchema, key) -> bool:
+    """Whether ``key`` names exactly the schema's attributes, one or more of them with a value of another
+    type (what a transaction reports as an action's ValidationError, not as the request's)."""
+    return (isinstance(key, dict) and len(key) == len(schema.names) and all(name in key for name in schema.names)
+            and any(type(key[name]) is not _KEY_CLASS[schema.types[name]] for name in schema.names))
+
+
 def key_dict(schema: KeySchema, hash_value, range_value) -> dict:
     """The key as an attribute map."""
     if schema.range_name is None:

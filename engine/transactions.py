@@ -142,7 +142,10 @@ class Transactions:
             table = self.tables.get(action.table)
             if table is None:
                 continue
-            key = self._action_key(table, action)
+            try:
+                key = self._action_key(table, action)
+            except ValidationException:  # why: a key of the wrong type cancels the transaction with this
+                continue                  # action's ValidationError reason (recorded-2026-11 A5), below
             located = (action.table, *table.locate(*key)[1:])
             if located in seen:
                 raise ValidationException(message)

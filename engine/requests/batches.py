@@ -6,7 +6,7 @@ import json
 
 from ..engine import Engine, WriteAction, per_table
 from ..errors import THROTTLES, CancellationReason, TransactionCanceledException, ValidationException
-from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request
+from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request, wrong_types_only
 from ..wire_values import to_wire
 from . import shapes
 from .common import (Expressions, check_key_paths, collection_metrics, projection_paths, return_capacities, shaped,
@@ -188,7 +188,14 @@ def _transact_action(engine: Engine, kind: str, body: dict, update, condition) -
     if kind == "Put":
         action.item = body["Item"]
     else:
-        action.key = key_from_request(table.spec.key, body["Key"])
+        try:
+            action.key = key_from_request(table.spec.key, body["Key"])
+        except ValidationException as error:
+            # why: a key of the wrong types cancels the transaction with this action's ValidationError, as
+            # a Put's item key does (recorded-2026-11 A5); a key naming other attributes fails the request
+            if not wrong_types_only(table.spec.key, body["Key"]):
+                raise
+            action.key_problem = error.message
         check_key_not_updated(update, table.spec.key.names)
     check_key_paths(table.spec, body, update, condition)
     return action

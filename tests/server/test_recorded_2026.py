@@ -123,3 +123,26 @@ def test_a3_null_in_the_legacy_parameters(handler, operation, request_, status, 
     if operation == "UpdateItem" and status == 200:
         item = _call(handler, "GetItem", {"TableName": "Hhh", "Key": {"pk": {"S": "a"}}})[1]["Item"]
         assert item["m"] == {"NULL": True}
+
+
+_N5 = {"pk": {"N": "5"}}
+A5 = {  # one action of a TransactWriteItems on Hhh (pk S) with a key of the wrong type -> its reason's message
+    "Put": ({"Put": {"TableName": "Hhh", "Item": _N5}},
+            "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"),
+    "Update": ({"Update": {"TableName": "Hhh", "Key": _N5, "UpdateExpression": "SET a = :v",
+                           "ExpressionAttributeValues": {":v": {"S": "x"}}}},
+               "The provided key element does not match the schema"),
+    "Delete": ({"Delete": {"TableName": "Hhh", "Key": _N5}}, "The provided key element does not match the schema"),
+    "ConditionCheck": ({"ConditionCheck": {"TableName": "Hhh", "Key": _N5,
+                                           "ConditionExpression": "attribute_exists(a)"}},
+                       "The provided key element does not match the schema"),
+}
+
+
+@pytest.mark.parametrize("action, message", A5.values(), ids=A5)
+def test_a5_a_key_of_the_wrong_type_cancels_the_transaction(handler, action, message):
+    first = {"Put": {"TableName": "Hhh", "Item": {"pk": {"S": "fine"}}}}
+    status, body = _call(handler, "TransactWriteItems", {"TransactItems": [first, action]})
+    assert status == 400 and body["__type"] == "com.amazonaws.dynamodb.v20120810#TransactionCanceledException"
+    assert body["CancellationReasons"] == [{"Code": "None"}, {"Code": "ValidationError", "Message": message}]
+    assert _call(handler, "GetItem", {"TableName": "Hhh", "Key": {"pk": {"S": "fine"}}})[1] == {}  # (nothing written)
