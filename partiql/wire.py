@@ -15,7 +15,7 @@ from partiql.engine.engine import per_table
 from partiql.engine.envelope import (ATTRIBUTE_VALUE, RETURN_CONSUMED_CAPACITY,
                                      RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, boolean, check_request,
                                      integer, list_of, string, structure)
-from partiql.engine.errors import DynamoDBError, reason_code
+from partiql.engine.errors import DynamoDBError, ValidationException, reason_code
 from partiql.engine.limits import TRANSACT_MAX_ITEMS
 from partiql.engine.wire_values import from_wire, item_to_wire
 
@@ -81,10 +81,15 @@ def execute_statement(runner, checked: dict) -> dict:
 
 def batch_execute_statement(runner, checked: dict) -> dict:
     entries = checked["Statements"]
-    statements = [(entry["Statement"], _params(entry.get("Parameters"))) for entry in entries]
-    consistent = {i for i, entry in enumerate(entries) if entry.get("ConsistentRead")}
+    converted = [_batch_params(entry) for entry in entries]
+    # why: a parameter that cannot be converted fails its statement alone, a 200 with that statement's
+    # ValidationError (recorded-2026-11 A6); the others run as a batch of their own
+    kept = [i for i, params in enumerate(converted) if not isinstance(params, DynamoDBError)]
+    statements = [(entries[i]["Statement"], converted[i]) for i in kept]
+    consistent = {n for n, i in enumerate(kept) if entries[i].get("ConsistentRead")}
     # ReturnValuesOnConditionCheckFailure is inert in batches (spec §2.10).
-    results = runner.batch(statements, consistent=consistent)
+    ran = iter(runner.batch(statements, consistent=consistent) if statements else ())
+    results = [params if isinstance(params, DynamoDBError) else next(ran) for params in converted]
     consumed = [units for result in results if not isinstance(result, DynamoDBError)
                 for units in result.consumed_capacity.tables]
     # A failed write adds its units to its table's total, in no arm, and only
@@ -98,6 +103,14 @@ def batch_execute_statement(runner, checked: dict) -> dict:
     if mode in ("TOTAL", "INDEXES") and consumed:
         response["ConsumedCapacity"] = [units.to_api(mode) for units in per_table(consumed)]
     return response
+
+
+def _batch_params(entry: dict):
+    """A batch statement's parameters as engine values, or the ValidationException converting them raised."""
+    try:
+        return _params(entry.get("Parameters"))
+    except ValidationException as error:
+        return error
 
 
 def execute_transaction(runner, checked: dict) -> dict:

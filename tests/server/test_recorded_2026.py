@@ -146,3 +146,16 @@ def test_a5_a_key_of_the_wrong_type_cancels_the_transaction(handler, action, mes
     assert status == 400 and body["__type"] == "com.amazonaws.dynamodb.v20120810#TransactionCanceledException"
     assert body["CancellationReasons"] == [{"Code": "None"}, {"Code": "ValidationError", "Message": message}]
     assert _call(handler, "GetItem", {"TableName": "Hhh", "Key": {"pk": {"S": "fine"}}})[1] == {}  # (nothing written)
+
+
+def test_a6_a_parameter_that_cannot_be_converted_fails_its_statement_alone(handler):
+    status, body = _call(handler, "BatchExecuteStatement", {"Statements": [
+        {"Statement": "INSERT INTO Hhh VALUE {'pk': ?}", "Parameters": [{"S": "a"}]},
+        {"Statement": "INSERT INTO Hhh VALUE {'pk': 'b', 'n': ?}", "Parameters": [{"N": "abc"}]},
+        {"Statement": "INSERT INTO Hhh VALUE {'pk': ?}", "Parameters": [{"S": "c"}]}]})
+    assert status == 200 and body["Responses"] == [
+        {"TableName": "Hhh"},
+        {"Error": {"Code": "ValidationError", "Message": "The parameter cannot be converted to a numeric value: abc"}},
+        {"TableName": "Hhh"}]
+    scanned = _call(handler, "Scan", {"TableName": "Hhh"})[1]["Items"]
+    assert sorted(item["pk"]["S"] for item in scanned) == ["a", "c"]
