@@ -60,17 +60,22 @@ class Analysis:
     too_many: bool = False
 
 
-def dnf(condition) -> list[tuple]:
-    """Disjunctive normal form: a list of branches, each a tuple of atoms."""
+def dnf(condition, key_names=()) -> list[tuple]:
+    """Disjunctive normal form: a list of branches, each a tuple of atoms. An OR that names none of
+    ``key_names`` stays one atom (a filter): why, DynamoDB decomposes only what reads keys —
+    ``pk = 'k1' AND (attribute_exists(a) OR attribute_exists(b))`` is one read of k1, never two
+    overlapping ones (recorded-2026-11 A4), while ``pk = 'a' OR pk = 'a'`` overlaps."""
     if isinstance(condition, m.Or) and condition.operands:
+        if key_names and not any(_mentions(condition.operands, name) for name in key_names):
+            return [(condition,)]
         out = []
         for operand in condition.operands:
-            out.extend(dnf(operand))
+            out.extend(dnf(operand, key_names))
         return out
     if isinstance(condition, m.And) and condition.operands:
         branches = [()]
         for operand in condition.operands:
-            branches = [left + right for left in branches for right in dnf(operand)]
+            branches = [left + right for left in branches for right in dnf(operand, key_names)]
             if len(branches) > MAX_BRANCHES:
                 raise ValidationException(TOO_MANY)
         return branches
@@ -152,7 +157,7 @@ def analyse(where, key: KeySchema) -> Analysis:
         return Analysis((), True)
     # why: each atom's key condition is found once, for the typed operands and the branches
     conjunctions = [[(atom, _key_atom(atom, key)) for atom in atoms]
-                    for atoms in dnf(expand_in(where, key.names))]
+                    for atoms in dnf(expand_in(where, key.names), key.names)]
     typed = _typed_operands(conjunctions, key)
     branches = [_branch(atoms, key) for atoms in conjunctions]
     if any(branch is None for branch in branches):

@@ -159,3 +159,27 @@ def test_a6_a_parameter_that_cannot_be_converted_fails_its_statement_alone(handl
         {"TableName": "Hhh"}]
     scanned = _call(handler, "Scan", {"TableName": "Hhh"})[1]["Items"]
     assert sorted(item["pk"]["S"] for item in scanned) == ["a", "c"]
+
+
+A4 = {  # a WHERE on Hhh whose OR names no key attribute -> the items DynamoDB returns (a 200)
+    "the recorded statement": (
+        "SELECT * FROM \"Hhh\" WHERE pk = 'k1' AND (attribute_exists(nope) OR attribute_exists(ss))",
+        ["k1"]),
+    "neither branch holds": (
+        "SELECT * FROM \"Hhh\" WHERE pk = 'k1' AND (attribute_exists(nope) OR attribute_exists(gone))",
+        []),
+}
+
+
+@pytest.mark.parametrize("statement, keys", A4.values(), ids=A4)
+def test_a4_an_or_over_non_key_attributes_is_a_filter_not_overlapping_reads(handler, statement, keys):
+    assert _call(handler, "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "k1"}, "ss": {"SS": ["a"]}}})[0] == 200
+    status, body = _call(handler, "ExecuteStatement", {"Statement": statement})
+    assert status == 200 and [item["pk"]["S"] for item in body["Items"]] == keys
+
+
+def test_a4_branches_that_read_one_key_twice_still_overlap(handler):
+    status, body = _call(handler, "ExecuteStatement",
+                         {"Statement": "SELECT * FROM \"Hhh\" WHERE pk = 'a' OR pk = 'a'"})  # (findings C-012, D-12a)
+    assert (status, body["message"]) == (400, "Overlapping conditions with range keys are not supported in where "
+                                              "clause")
