@@ -53,6 +53,10 @@ HASH_SPACE = 1 << 64
 
 # Batches and transactions (spec §7; item-api §5.13–§5.16).
 BATCH_GET_MAX_KEYS = 100
+# A BatchGetItem answers part of its keys and lists the rest as UnprocessedKeys past these (DG BatchGetItem:
+# "the response size limit is exceeded … more than 1 MB per partition is requested"; recorded-2026-11 A10)
+BATCH_GET_RESPONSE_BYTES = 16 * 1024 * 1024
+BATCH_GET_PARTITION_BYTES = 1024 * 1024
 BATCH_WRITE_MAX_REQUESTS = 25
 TRANSACT_MAX_ITEMS = 100
 TRANSACT_MAX_PAYLOAD = 4 * 1024 * 1024

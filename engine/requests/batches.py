@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from .. import limits
 from ..engine import Engine, WriteAction, per_table
 from ..errors import THROTTLES, CancellationReason, TransactionCanceledException, ValidationException
 from ..keys import SCHEMA_MISMATCH, key_from_item, key_from_request, wrong_types_only
@@ -28,11 +29,15 @@ def batch_get_item(engine: Engine, request: dict) -> dict:
     paths = {name: projection_paths(entry) for name, entry in entries.items()}
     plans = [_batch_get_keys(engine, name, entry, paths[name]) for name, entry in entries.items()]
     responses, consumed, unprocessed, throttles = {}, [], {}, []
+    budget = _SizeBudget()
     with engine.lock:  # INF: one instant for the whole batch
         for (table, keys, consistent), entry in zip(plans, entries.values()):
             found = responses.setdefault(table.name, [])
             shape = shaper(paths[table.name])
             for key, asked in zip(keys, entry["Keys"]):
+                if not budget.admits(table, key):  # (the key comes back unprocessed, as a throttled one)
+                    unprocessed.setdefault(table.name, {**entry, "Keys": []})["Keys"].append(asked)
+                    continue
                 try:
                     item, units = engine.get(table.name, key, consistent, emit=shape)
                 except THROTTLES as error:  # spec throughput.md §5: the key comes back unprocessed
@@ -46,6 +51,28 @@ def batch_get_item(engine: Engine, request: dict) -> dict:
         raise throttles[0]
     response = {"Responses": responses, "UnprocessedKeys": unprocessed}
     return return_capacities(response, per_table(consumed), request)
+
+
+class _SizeBudget:
+    """What a BatchGetItem may still read: 16 MB in all, 1 MB from any one partition (item sizes, in request
+    order; ``limits``). why a model: DynamoDB does not publish how it picks the keys it leaves; it answers part
+    and lists the rest (recorded-2026-11 A10), which is what an application's retry loop must meet."""
+
+    def __init__(self):
+        self.total, self.partitions = 0, {}
+
+    def admits(self, table, key: tuple) -> bool:
+        """Whether the item at ``key`` fits; if so it is counted (a missing item costs nothing)."""
+        partition, record = table.find(table.locate(*key))
+        size = 0 if record is None else record.size
+        place = (table.name, id(partition))
+        held = self.partitions.get(place, 0)
+        if size and (held + size > limits.BATCH_GET_PARTITION_BYTES
+                     or self.total + size > limits.BATCH_GET_RESPONSE_BYTES):
+            return False
+        self.partitions[place] = held + size
+        self.total += size
+        return True
 
 
 def _batch_get_keys(engine: Engine, name: str, entry: dict, paths):

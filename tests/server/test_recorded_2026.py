@@ -183,3 +183,47 @@ def test_a4_branches_that_read_one_key_twice_still_overlap(handler):
                          {"Statement": "SELECT * FROM \"Hhh\" WHERE pk = 'a' OR pk = 'a'"})  # (findings C-012, D-12a)
     assert (status, body["message"]) == (400, "Overlapping conditions with range keys are not supported in where "
                                               "clause")
+
+
+def _batch_get_until_done(engine, request: dict) -> tuple[list, int, list]:
+    """An application's retry loop over UnprocessedKeys: (every item, the calls, the first answer's sizes)."""
+    items, calls, first = [], 0, None
+    while request:
+        answer = engine.batch_get_item(RequestItems=request, ReturnConsumedCapacity="TOTAL")
+        calls += 1
+        got = [item for found in answer["Responses"].values() for item in found]
+        first = first or (len(got), answer["ConsumedCapacity"])
+        items += got
+        request = answer["UnprocessedKeys"]
+        assert calls <= 20
+    return items, calls, first
+
+
+def test_a10_more_than_a_megabyte_from_one_partition_comes_back_in_part():
+    """The recorded case: 3 items of ~400 KB and 17 of ~20 KB in one small (one-partition) table."""
+    with partiql.connect() as db:
+        db.execute("CREATE TABLE Small (pk STRING) PRIMARY KEY (pk HASH) BILLING MODE PROVISIONED (100 RCU, 100 WCU)")
+        for n, size in enumerate([400_000] * 3 + [20_000] * 17):
+            db.engine.put_item(TableName="Small", Item={"pk": f"k{n:02}", "b": "x" * size})
+        keys = [{"pk": f"k{n:02}"} for n in range(20)] + [{"pk": "missing"}]
+        items, calls, (served, capacity) = _batch_get_until_done(
+            db.engine, {"Small": {"Keys": keys, "ConsistentRead": True}})
+        assert sorted(item["pk"] for item in items) == [f"k{n:02}" for n in range(20)]
+        assert calls > 1 and 0 < served < 20  # (some, then the rest on retries)
+        served_units = sum(-(-(len("pk") + 3 + len("b") + len(item["b"])) // 4096) for item in items[:served])
+        assert capacity == [{"TableName": "Small", "CapacityUnits": float(served_units + 1)}]  # (+ the missing key)
+
+
+def test_a10_a_response_stops_at_16_megabytes():
+    with partiql.connect() as db:
+        per_table = {"Aaa": 34, "Bbb": 33, "Ccc": 33}
+        for name, count in per_table.items():
+            db.execute(f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH)")
+            for n in range(count):
+                db.engine.put_item(TableName=name, Item={"pk": f"k{n}", "b": "x" * 390_000})
+        request = {name: {"Keys": [{"pk": f"k{n}"} for n in range(count)]} for name, count in per_table.items()}
+        answer = db.engine.batch_get_item(RequestItems=request)
+        served = sum(len(found) for found in answer["Responses"].values())
+        assert 0 < served * 390_000 <= 16 * 1024 * 1024 < (served + 1) * 390_000 + 8 * 1024 * 1024
+        items, calls, _ = _batch_get_until_done(db.engine, request)
+        assert len(items) == 100 and calls > 1
