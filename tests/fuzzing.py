@@ -385,7 +385,74 @@ def _values(rng, names=("v", "w", "p")):
     return {f":{name}": _plain(rng) for name in names if rng.random() < .95}
 
 
+# What real clients send that our seeds did not (issue 30.2): key conditions over non-key, index and unknown
+# names, extra and repeated clauses; legacy parameters with every value type, NULL among them.
+KEY_NAMES = ["pk", "sk", "l", "g", "a", "nope", "#n"]
+KEY_CLAUSES = ["{n} = :v", "{n} < :w", "{n} <= :v", "{n} > :w", "{n} >= :v", "{n} BETWEEN :v AND :w",
+               "begins_with({n}, :w)", "{n} <> :v", "attribute_exists({n})", "contains({n}, :v)"]
+LEGACY_OPERATORS = ["EQ", "NE", "LE", "LT", "GE", "GT", "NOT_NULL", "NULL", "CONTAINS", "NOT_CONTAINS",
+                    "BEGINS_WITH", "IN", "BETWEEN", "XX"]
+
+
+def _key_condition(rng) -> str:
+    """Mostly a valid key condition (pk = :p, a sort clause) with extra clauses after or among it."""
+    clauses = ["pk = :p"] if rng.random() < .8 else []
+    if rng.random() < .6:
+        clauses.append(rng.choice(["sk > :w", "sk BETWEEN :w AND :w", "l <= :w", "begins_with(sk, :w)"]))
+    clauses += [rng.choice(KEY_CLAUSES).format(n=rng.choice(KEY_NAMES)) for _ in range(rng.randrange(3))]
+    if rng.random() < .3:
+        rng.shuffle(clauses)
+    return rng.choice([" AND ", " AND ", " AND ", " OR "]).join(clauses or ["pk = :p"])
+
+
+def _query_keys(rng) -> dict:
+    """A Query whose placeholders are the ones its key condition uses (as a client's are: unused ones are
+    refused before the condition is looked at)."""
+    text = _key_condition(rng)
+    values = {":p": {"S": "p1"} if rng.random() < .9 else _any_value(rng), ":v": _any_value(rng),
+              ":w": {"N": "3"} if rng.random() < .8 else _any_value(rng)}
+    request = {"TableName": TABLE, "KeyConditionExpression": text,
+               "ExpressionAttributeValues": {name: value for name, value in values.items() if name in text},
+               "IndexName": rng.choice(["ByL", "ByG", None, None]), "ScanIndexForward": rng.random() < .5,
+               "Limit": rng.choice([1, 3, None])}
+    if "#n" in text:
+        request["ExpressionAttributeNames"] = {"#n": rng.choice(KEY_NAMES[:-1])}
+    return request
+
+
+def _any_value(rng):
+    return rng.choice([{"NULL": True}, {"NULL": False}, {"BOOL": True}, wire_value(rng), _plain(rng),
+                       {"L": []}, {"M": {}}, {"SS": ["a"]}, {"NS": ["1"]}, {"BS": ["AA=="]}])
+
+
+def _legacy_conditions(rng, names=("pk", "sk", "a", "l", "nope")) -> dict:
+    return {rng.choice(names): {"ComparisonOperator": rng.choice(LEGACY_OPERATORS),
+                                "AttributeValueList": [_any_value(rng) for _ in range(rng.randrange(3))]}
+            for _ in range(rng.randrange(1, 4))}
+
+
+def _expected(rng) -> dict:
+    return {name: rng.choice([{"Value": _any_value(rng)}, {"Exists": False}, {"Exists": True, "Value": _any_value(rng)},
+                              {"ComparisonOperator": rng.choice(LEGACY_OPERATORS),
+                               "AttributeValueList": [_any_value(rng)]}])
+            for name in rng.sample(["a", "b", "pk", "n"], rng.randrange(1, 3))}
+
+
 WIRE_SEEDS = {
+    "Query-keys": lambda rng: _query_keys(rng),
+    "Query-legacy": lambda rng: {
+        "TableName": TABLE, "KeyConditions": _legacy_conditions(rng),
+        "QueryFilter": _legacy_conditions(rng, ("a", "b", "sk")) if rng.random() < .5 else None,
+        "ConditionalOperator": rng.choice(["AND", "OR", None])},
+    "Scan-legacy": lambda rng: {"TableName": TABLE, "ScanFilter": _legacy_conditions(rng),
+                                "ConditionalOperator": rng.choice(["AND", "OR", None])},
+    "UpdateItem-legacy": lambda rng: {"TableName": TABLE, "Key": _key(rng), "AttributeUpdates": {
+        name: {"Action": rng.choice(["PUT", "ADD", "DELETE", None]),
+               "Value": _any_value(rng) if rng.random() < .8 else None}
+        for name in rng.sample(["a", "b", "n", "s", "sk"], rng.randrange(1, 3))},
+        "Expected": _expected(rng) if rng.random() < .5 else None, "ReturnValues": "ALL_NEW"},
+    "PutItem-legacy": lambda rng: {"TableName": TABLE, "Item": _item(rng), "Expected": _expected(rng),
+                                   "ConditionalOperator": rng.choice(["AND", "OR", None])},
     "GetItem": lambda rng: {"TableName": TABLE, "Key": _key(rng), "ProjectionExpression": "pk, a.b[1], #n",
                             "ExpressionAttributeNames": {"#n": "c"}},
     "Scan-plain": lambda rng: {"TableName": TABLE, "Limit": rng.randrange(1, 4)},
