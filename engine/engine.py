@@ -29,7 +29,7 @@ from .throughput import Draw, Throughput
 from .throughput.draws import ScanTally, read_resource, table_draws, write_draws
 from .throughput.metrics import READ, WRITE
 from .transactions import Transactions, _Idempotent
-from .types import item_size
+from .types import item_size, prefix_end
 
 
 
@@ -341,24 +341,15 @@ def _bounds(condition) -> tuple:
         ">": lambda: (((value, TOP), False), None),
         ">=": lambda: (((value,), True), None),
         "BETWEEN": lambda: (((value,), True), ((condition[2], TOP), True)),
-        "BEGINS_WITH": lambda: (((value,), True), _below_prefix_end(value)),
+        "BEGINS_WITH": lambda: (((value,), True), _below(prefix_end(value))),
     }[op]()
 
 
-def _below_prefix_end(prefix):
-    """The high bound of the keys that begin with ``prefix``: below its successor, the least value
-    greater than every one of them (``"p#01"`` → below ``"p#02"``); None when there is none (all its
-    units are the greatest). why a bound, not only a filter: a Query read backwards starts at the high
-    end, and must start at the last key with the prefix, not stop at the collection's last key (A1)."""
-    top = 0xFF if isinstance(prefix, bytes) else 0x10FFFF
-    units = list(prefix) if isinstance(prefix, bytes) else [ord(c) for c in prefix]
-    while units and units[-1] == top:
-        units.pop()
-    if not units:
-        return None
-    units[-1] += 1
-    successor = bytes(units) if isinstance(prefix, bytes) else "".join(map(chr, units))
-    return (successor,), False
+def _below(end) -> tuple | None:
+    """The high bound below ``end``, the successor of a ``begins_with`` prefix (None: unbounded). why a
+    bound, not only a filter: a Query read backwards starts at the high end, and must start at the last
+    key with the prefix, not stop at the collection's last key (recorded-2026-11 A1)."""
+    return None if end is None else ((end,), False)
 
 
 def _prefixed(records, sort_name: str, prefix):

@@ -143,6 +143,20 @@ def add_numbers(left: Decimal, right: Decimal, subtract: bool = False) -> Decima
 
 # ------------------------------------------------------------ equality, ordering
 
+def prefix_end(prefix):
+    """The least S or B value above every value that begins with ``prefix`` (``"p#01"`` → ``"p#02"``);
+    None when there is none (all its units are the greatest)."""
+    top = 0x10FFFF if isinstance(prefix, str) else 0xFF
+    while prefix:
+        last = prefix[-1] if isinstance(prefix, str) else prefix[-1:]
+        code = ord(last)
+        if code < top:
+            successor = chr(code + 1) if isinstance(prefix, str) else bytes((code + 1,))
+            return prefix[:-1] + successor
+        prefix = prefix[:-1]
+    return None
+
+
 def values_equal(a, b) -> bool:
     """DynamoDB equality: same type and same value; sets unordered, maps by content."""
     ta, tb = type(a), type(b)

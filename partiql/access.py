@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from partiql.engine.errors import ValidationException
 from partiql.engine.expressions import model as m
 from partiql.engine.schema import KeySchema
-from partiql.engine.types import type_of, values_equal
+from partiql.engine.types import prefix_end, type_of, values_equal
 
 from .conditions import Param, bind
 
@@ -266,7 +266,7 @@ _BOUNDS = {  # op -> (value, value2) -> (low, low inclusive, high, high inclusiv
     ">": lambda v, w: (v, False, None, True),
     ">=": lambda v, w: (v, True, None, True),
     "BETWEEN": lambda v, w: (v, True, w, True),
-    "BEGINS_WITH": lambda v, w: (v, True, _prefix_end(v), False),
+    "BEGINS_WITH": lambda v, w: (v, True, prefix_end(v), False),
 }
 
 
@@ -275,19 +275,6 @@ def interval(sort):
     if sort is None:
         return None, True, None, True
     return _BOUNDS[sort[0]](sort[1], sort[2] if len(sort) > 2 else sort[1])
-
-
-def _prefix_end(prefix):
-    """The least S or B value above every value that starts with ``prefix`` (None: no bound)."""
-    top = 0x10FFFF if isinstance(prefix, str) else 0xFF
-    while prefix:
-        last = prefix[-1] if isinstance(prefix, str) else prefix[-1:]
-        code = ord(last)
-        if code < top:
-            successor = chr(code + 1) if isinstance(prefix, str) else bytes((code + 1,))
-            return prefix[:-1] + successor
-        prefix = prefix[:-1]
-    return None
 
 
 def _ranges_overlap(a, b) -> bool:

@@ -85,15 +85,16 @@ def _print_recovery(report, out) -> None:
         print(f"{report.path}: the damaged write log's writes were already in the file; nothing applied",
               file=out)
     for damage in report.damage:
-        records = f"record {damage.first}" if damage.first == damage.last else \
-            f"records {damage.first}–{damage.last}"
-        print(f"skipped: {records} (byte {damage.offset}: {damage.why})", file=out)
+        print(f"skipped: {_records(damage.first, damage.last)} (byte {damage.offset}: {damage.why})", file=out)
     for first, last in report.unknown:
-        which = f"record {first}" if first == last else f"records {first}–{last}"
-        print(f"not recovered: the writes of {which}, whose keys cannot be read either", file=out)
+        print(f"not recovered: the writes of {_records(first, last)}, whose keys cannot be read either", file=out)
     for key in report.lost:
         print(f"not recovered: {key} (its last write was in a skipped record; it holds its previous value)",
               file=out)
     if not report.already_folded:
         print(f"{report.path}: recovered: {report.applied:,} intact logged writes applied; "
               f"{len(report.lost):,} keys not recovered; the damaged log was kept as {report.kept_as}", file=out)
+
+
+def _records(first: int, last: int) -> str:
+    return f"record {first}" if first == last else f"records {first}–{last}"

@@ -25,6 +25,7 @@ from . import file_format, write_log
 from .codec import decode_spec, row_key_reader
 from .errors import StorageError
 from .file_lock import OwnerLock
+from .vanished import free_name
 
 
 @dataclass
@@ -156,9 +157,6 @@ def _text(value) -> str:
 def _set_aside(path: str) -> str:
     """Move the damaged log to a new name beside the database (kept, not deleted); that name."""
     log = write_log.log_path(path)
-    for n in range(1, 1000):
-        dest = f"{log}.damaged" if n == 1 else f"{log}.damaged-{n}"
-        if not os.path.lexists(dest):
-            os.replace(log, dest)
-            return dest
-    raise StorageError(f"cannot recover {path}: too many damaged logs beside it; remove old ones")
+    dest = free_name(f"{log}.damaged")
+    os.replace(log, dest)
+    return dest

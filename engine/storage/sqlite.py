@@ -47,6 +47,8 @@ from .codec import (decode_spec, decode_state, encode_item, encode_spec, encode_
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 CHECKPOINT_PAGES = 10_000
+
+
 class SqliteStorage(Storage):
     """The tables and items of one engine, kept in the SQLite file ``path``."""
 

@@ -26,8 +26,13 @@ GONE = {  # a file deleted or replaced while open: why writes are refused from t
 
 def recovery_path(path: str) -> str:
     """A new name beside ``path`` for what a session held of a database whose file was deleted."""
-    candidates = (f"{path}.recovered" if n == 1 else f"{path}.recovered-{n}" for n in itertools.count(1))
-    return next(name for name in candidates if not os.path.lexists(name))
+    return free_name(f"{path}.recovered")
+
+
+def free_name(name: str) -> str:
+    """``name``, or ``name-2``, ``name-3``, … : the first that names nothing (a file kept, never replaced)."""
+    candidates = (name if n == 1 else f"{name}-{n}" for n in itertools.count(1))
+    return next(candidate for candidate in candidates if not os.path.lexists(candidate))
 
 
 def deleted(fd: int) -> bool:
