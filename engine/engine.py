@@ -19,7 +19,8 @@ from .errors import (ConditionalCheckFailedException, ResourceInUseException, Re
                      ValidationException)
 from .expressions.evaluate import matches
 from .expressions.update import apply_update
-from .keys import key_from_item, key_hash
+from .keys import key_from_item
+from .placement import key_hash, segment_range
 from .partition import TOP, Record
 from .schema import IndexSpec, TableSpec
 from .storage import MemoryStorage, Storage
@@ -358,14 +359,6 @@ def _prefixed(records, sort_name: str, prefix):
         if not record.item[sort_name].startswith(prefix):
             return
         yield record
-
-
-def segment_range(segment: int, total: int) -> tuple[int, int]:
-    """The hash range [lo, hi) a parallel-scan segment covers."""
-    step = limits.HASH_SPACE // total
-    lo = segment * step
-    return lo, (limits.HASH_SPACE if segment == total - 1 else lo + step)
-
 
 
 def _only_removals(update) -> bool:

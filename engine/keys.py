@@ -1,23 +1,17 @@
-"""Key values: the partition-key hash and the validation of keys and items.
+"""Key values: their canonical bytes and the validation of keys and items.
 
-The hash decides which partition holds an item. It is a stable 64-bit hash
-of the key's type and canonical bytes (so ``1`` and ``1.0`` hash alike and a
-database file reopens with the same layout); Python's own ``hash`` is
-randomised per process and would not do.
+Where a key value is placed (its hash) is ``placement``'s.
 """
 
 from __future__ import annotations
 
-import functools
 from decimal import Decimal
-from hashlib import blake2b
 
 from . import limits
 from .errors import ValidationException
 from .schema import KeySchema
 from .types import number_text, type_of, utf8_len
 
-_TAG = {str: b"S", Decimal: b"N", bytes: b"B"}
 _KEY_CLASS = {"S": str, "N": Decimal, "B": bytes}
 
 SCHEMA_MISMATCH = "The provided key element does not match the schema"
@@ -31,31 +25,6 @@ def key_bytes(value) -> bytes:
     if kind is Decimal:
         return number_text(value).encode("ascii")
     return value
-
-
-def key_hash(value) -> int:
-    """The 64-bit partition-key hash of a key value."""
-    if type(value) is str:  # the usual partition key: looked up by the value itself
-        return _text_hash(value)
-    return _digest(_TAG[type(value)] + key_bytes(value))
-
-
-# why cached: blake2b is most of a point operation's cost in the storage core,
-# and the items of one partition-key value (an item collection) are read and
-# written together. Numbers and binaries are cached by their canonical bytes,
-# since equal numbers (1000, 1E+3) must hash alike.
-@functools.lru_cache(maxsize=16384)
-def _text_hash(value: str) -> int:
-    return _blake2(b"S" + key_bytes(value))
-
-
-@functools.lru_cache(maxsize=16384)
-def _digest(data: bytes) -> int:
-    return _blake2(data)
-
-
-def _blake2(data: bytes) -> int:
-    return int.from_bytes(blake2b(data, digest_size=8).digest(), "big")
 
 
 def key_value(value):

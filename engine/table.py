@@ -17,7 +17,8 @@ from . import limits
 from .capacity import Consumed, index_write_units, read_units, write_units
 from .errors import ItemCollectionSizeLimitExceededException, ValidationException
 from .expressions.update import assigned_values
-from .keys import check_key_sizes, key_dict, key_hash, key_value
+from .keys import check_key_sizes, key_dict, key_value
+from .placement import key_hash
 from .partition import MAIN, Record, Store
 from .schema import IndexSpec, KeySchema, TableSpec
 from .types import NESTING, item_size, nesting_problem, type_of, values_equal

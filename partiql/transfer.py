@@ -35,7 +35,8 @@ from pathlib import Path
 
 from partiql.engine.capacity import Consumed
 from partiql.engine.errors import DynamoDBError
-from partiql.engine.keys import key_from_item, key_hash
+from partiql.engine.keys import key_from_item
+from partiql.engine.placement import key_hash
 from partiql.engine.partition import MAIN
 from partiql.engine.storage import collector_paused
 

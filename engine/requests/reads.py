@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ..engine import Engine, segment_range
+from ..engine import Engine
+from ..placement import segment_range
 from ..errors import ValidationException
 from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, conjuncts, paths_in

@@ -126,11 +126,11 @@ def row_key(h: int, pk, sort: tuple | None) -> bytes:
     so reopening appends to each partition instead of inserting at random.
     """
     pk_bytes = key_bytes(pk)
-    head = _ROW_KEY_HEAD(h, len(pk_bytes)) + pk_bytes
+    head = ROW_KEY_HEAD(h, len(pk_bytes)) + pk_bytes
     return head if sort is None else head + key_bytes(sort[0])
 
 
-_ROW_KEY_HEAD = struct.Struct(">QH").pack  # the hash (8 bytes), the pk's length (2): big-endian
+ROW_KEY_HEAD = struct.Struct(">QH").pack  # the hash (8 bytes), the pk's length (2): big-endian
 
 
 def _number_key(data: bytes):

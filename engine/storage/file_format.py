@@ -32,6 +32,13 @@ Format history (``SCHEMAS`` keeps each one, so tests can build old files):
   ``settings`` row ``folded`` names the last log folded. No table changed:
   the number tells an older version, which would not read the log, to keep
   its hands off.
+* 6 — items placed by DynamoDB's own key hash (``placement``: the MD5
+  digest of ``Outliers`` and the key's bytes) instead of our earlier one:
+  each row key's first eight bytes change, so Scan order, parallel-Scan
+  segments and partitions are DynamoDB's (recorded-2026-11 A11). The
+  migration folds in a write log the earlier release left (its rows carry
+  the old keys), checks every item's checksum, and re-keys every item, in
+  one transaction; partition layouts and streams are unchanged.
 """
 
 from __future__ import annotations
@@ -39,14 +46,16 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from decimal import Decimal
 
-from ..keys import key_hash
+from ..placement import digest_hash, key_hash, number_bytes
 from .errors import StorageError
-from .codec import decode_item, decode_spec, item_checksum, row_key, table_checksum
+from .codec import ROW_KEY_HEAD, decode_item, decode_spec, item_checksum, row_key, table_checksum
 from ..types import item_size
 
 APPLICATION_ID = 0x50514444  # "PQDD"
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
+LOGGED_FORMATS = range(5, FORMAT_VERSION + 1)  # the formats whose files may have a write log
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HEADER_BYTES = 100
 
@@ -76,6 +85,7 @@ STREAM_SCHEMA = [
 ]
 SCHEMAS[4] = SCHEMAS[3] + STREAM_SCHEMA
 SCHEMAS[5] = SCHEMAS[4]
+SCHEMAS[6] = SCHEMAS[5]
 
 
 def _v1_to_v2(db: sqlite3.Connection) -> None:
@@ -125,8 +135,37 @@ def _v4_to_v5(db: sqlite3.Connection) -> None:
     """Nothing to change: a format-4 file has no write log, and ``folded`` is 0 until one is folded."""
 
 
+def _v5_to_v6(db: sqlite3.Connection) -> None:
+    """Every item re-keyed by DynamoDB's key hash, once its checksum has held (a damaged item must not be
+    given a new, good checksum)."""
+    db.create_function("item_crc", 3, item_checksum, deterministic=True)
+    tables = {tid: decode_spec(text) for tid, text in db.execute("SELECT tid, spec FROM tables")}
+    bad = db.execute("SELECT tid, key, item FROM items WHERE item_crc(key, size, item) != crc LIMIT 1").fetchone()
+    if bad is not None:
+        tid, key, text = bad
+        raise ValueError(f"table {tables[tid].name!r}: the item with key {describe_key(tables[tid].key, key, text)} "
+                         "is damaged (its checksum does not match its contents)")
+    readers = {tid: _HASHED[spec.key.hash_type] for tid, spec in tables.items()}
+    db.create_function("placed", 2, lambda tid, key: _placed(readers[tid], key), deterministic=True)
+    db.execute("ALTER TABLE items RENAME TO items_v5")
+    db.execute(SCHEMAS[6][2])
+    db.execute("INSERT INTO items (tid, key, size, item, crc) SELECT tid, new, size, item, item_crc(new, size, item) "
+               "FROM (SELECT tid, placed(tid, key) AS new, size, item FROM items_v5) ORDER BY tid, new")
+    db.execute("DROP TABLE items_v5")
+
+
+# The bytes DynamoDB hashes, from a partition-key value's bytes in a row key (``codec.row_key``).
+_HASHED = {"S": bytes, "B": bytes, "N": lambda data: number_bytes(Decimal(data.decode("ascii")))}
+
+
+def _placed(hashed, key: bytes) -> bytes:
+    """A row key with the hash DynamoDB gives its partition-key value (``placement``)."""
+    end = 10 + int.from_bytes(key[8:10], "big")
+    return ROW_KEY_HEAD(digest_hash(hashed(key[10:end])), end - 10) + key[10:]
+
+
 # MIGRATIONS[n] turns format n into format n + 1.
-MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
 
 
 def damaged(path: str, detail: str) -> StorageError:
@@ -198,8 +237,10 @@ def check_structure(db: sqlite3.Connection, path: str) -> None:
         raise damaged(path, f"SQLite: {structure}")
 
 
-def prepare(db: sqlite3.Connection, path: str) -> None:
-    """Create, accept or migrate the open file's schema; refuse anything else untouched."""
+def prepare(db: sqlite3.Connection, path: str, fold_log=None) -> None:
+    """Create, accept or migrate the open file's schema; refuse anything else untouched. ``fold_log(db)``
+    folds in the file's write log: an older format's log holds rows of that format, so it is folded in the
+    first migration's transaction, before anything changes."""
     application = db.execute("PRAGMA application_id").fetchone()[0]
     version = db.execute("PRAGMA user_version").fetchone()[0]
     objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -215,7 +256,7 @@ def prepare(db: sqlite3.Connection, path: str) -> None:
                            "the file was left as it is")
     if version < FORMAT_VERSION:
         try:
-            migrate(db, version)
+            migrate(db, version, fold_log)
         except (ValueError, KeyError, TypeError) as error:  # rows the migration cannot read
             raise StorageError(f"cannot open {path}: upgrading it from file format {version} failed "
                                f"({type(error).__name__}: {error}); the file was left as it is") from None
@@ -233,10 +274,14 @@ def accept(db: sqlite3.Connection, path: str) -> None:
                            f"{FORMAT_VERSION}" + ("" if newer else "; open it once for writing to upgrade it"))
 
 
-def migrate(db: sqlite3.Connection, version: int) -> None:
-    """Bring a format-``version`` file up to ``FORMAT_VERSION``, one atomic step at a time."""
+def migrate(db: sqlite3.Connection, version: int, fold_log=None) -> None:
+    """Bring a format-``version`` file up to ``FORMAT_VERSION``, one atomic step at a time (the first
+    folding in the file's write log, with ``fold_log``)."""
     while version < FORMAT_VERSION:
         with transaction(db):
+            if fold_log is not None and version in LOGGED_FORMATS:
+                fold_log(db)
+                fold_log = None
             MIGRATIONS[version](db)
             version += 1
             _stamp(db, version)

@@ -82,10 +82,11 @@ def _open(path: str) -> sqlite3.Connection:
     except StorageError:
         db.close()
         raise
-    if application != file_format.APPLICATION_ID or version != file_format.FORMAT_VERSION:
+    formats = file_format.LOGGED_FORMATS  # (a log of an earlier format is applied to its file; opening upgrades it)
+    if application != file_format.APPLICATION_ID or version not in formats:
         db.close()
         raise StorageError(f"cannot recover {path}: it is not a partiql-ddb database of file format "
-                           f"{file_format.FORMAT_VERSION}")
+                           f"{formats[0]} to {formats[-1]}")
     return db
 
 

@@ -95,7 +95,8 @@ class SqliteStorage(Storage):
             raise StorageError(f"cannot open {self.path}: {error}") from None
         try:
             file_format.check_structure(db, self.path)
-            file_format.prepare(db, self.path)
+            # (a log an earlier release left beside a file of its format is folded in as the file is upgraded)
+            file_format.prepare(db, self.path, fold_log=lambda db: write_log.fold_unfolded(db, pending, self.path))
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA synchronous={DURABILITY[self.durability]}")
             # why: each checkpoint syncs the file; folding the log in every 10,000

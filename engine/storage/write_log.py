@@ -168,6 +168,14 @@ def fold(db, pending: Pending) -> None:
     db.execute(_SET_FOLDED, (str(pending.generation),))
 
 
+def fold_unfolded(db, pending: Pending | None, database: str) -> None:
+    """Within a transaction on ``db``: fold ``pending`` in when it is ``db``'s log and ``db`` does not hold
+    it yet (``unfolded``)."""
+    pending = unfolded(pending, db, database)
+    if pending is not None:
+        fold(db, pending)
+
+
 class Overlay:
     """A reader's view of a log its snapshot does not hold: item rows by table, stream record rows."""
 

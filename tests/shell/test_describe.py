@@ -39,11 +39,12 @@ def test_describe_shows_the_spread_of_a_low_cardinality_index(make_session):
                     "GSI (ByStatus ON (Status STRING HASH) PROJECTING ALL)"])
     for i in range(200):
         db.execute(f"INSERT INTO Orders VALUE {{'pk': 'c{i % 50}', 'sk': {i}, 'Status': '{STATUSES[i % 4]}'}}")
-    db.execute("INSERT INTO Orders VALUE {'pk': 'c7', 'sk': 1000}")  # c7 holds 5, the most; no Status
-    assert db.key_spread("Orders") == {None: (50, 201, "c7", 5), "ByStatus": (4, 200, "DONE", 50)}
+    db.execute("INSERT INTO Orders VALUE {'pk': 'c7', 'sk': 1000}")  # no Status
+    db.execute("INSERT INTO Orders VALUE {'pk': 'c7', 'sk': 1001, 'Status': 'DONE'}")  # c7 holds 6, DONE 51: the most
+    assert db.key_spread("Orders") == {None: (50, 202, "c7", 6), "ByStatus": (4, 201, "DONE", 51)}
     session, streams = make_session(db)
     assert session.run_script(".describe Orders")
     out = streams.out.getvalue()
-    assert ("  ByStatus: 4 partition-key values for 200 items; the largest ('DONE') holds 25% -- skewed: one "
+    assert ("  ByStatus: 4 partition-key values for 201 items; the largest ('DONE') holds 25% -- skewed: one "
             "partition takes 25% of its reads and writes") in out.splitlines()
-    assert "  table: 50 partition-key values for 201 items; the largest ('c7') holds 2%" in out.splitlines()
+    assert "  table: 50 partition-key values for 202 items; the largest ('c7') holds 3%" in out.splitlines()

@@ -31,7 +31,7 @@ STATEMENT_START = ["ALTER", "CREATE", "DELETE", "DESCRIBE", "DROP", "EXISTS", "E
                    "SELECT", "SHOW", "UPDATE"]
 # key attributes first, tagged with their role
 ATTRIBUTES = [("Artist", 0, "partition key"), ("SongTitle", 0, "sort key"), ("Released", 0, "ByYear key"),
-              ('"value"', 0, "attribute"), ("Ship", 0, "attribute")]
+              ("Ship", 0, "attribute"), ('"value"', 0, "attribute")]  # (items seen in Scan order: Zed's first)
 WHERE_FUNCTIONS = ["attribute_exists(", "attribute_not_exists(", "attribute_type(", "begins_with(", "contains(",
                    "size("]
 

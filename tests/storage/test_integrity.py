@@ -181,6 +181,18 @@ def test_check_lists_every_damaged_record(path):
     assert out.splitlines()[-1] == f"{path}: DAMAGED (10 problems)"
 
 
+def test_check_finds_an_item_stored_under_another_key_s_hash(path):
+    _fill(path)
+    db = sqlite3.connect(path)
+    key, size, text = db.execute("SELECT key, size, item FROM items ORDER BY key DESC LIMIT 1").fetchone()
+    moved = bytes(8) + key[8:]  # (a good checksum, but the hash is not its key's)
+    db.execute("UPDATE items SET key = ?, crc = ? WHERE key = ?", (moved, item_checksum(moved, size, text), key))
+    db.commit()
+    db.close()
+    report = check_file(path)
+    assert len(report.problems) == 1 and "stored under another key" in report.problems[0]
+
+
 @pytest.mark.parametrize("content, words", [
     (None, "no such file"),
     (b"hello, not a database" * 10, "it is not an SQLite file"),

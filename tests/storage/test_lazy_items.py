@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import partiql
 from partiql.engine.errors import InternalServerError
-from partiql.engine.keys import key_hash
+from partiql.engine.placement import key_hash
 from partiql.engine.partition import MAIN, stored_key
 from partiql.engine.schema import KeySchema
 from partiql.engine.storage.codec import item_checksum, row_key, row_key_reader

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import partiql
 from partiql.engine.storage import StorageError, log_format, write_log
-from partiql.engine.keys import key_hash
+from partiql.engine.placement import key_hash
 from partiql.engine.storage.codec import item_checksum, row_key
 from partiql.engine.storage.integrity import check_file
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from partiql.engine.errors import ThrottlingException
-from partiql.engine.keys import key_hash
+from partiql.engine.placement import key_hash
 from partiql.engine.requests.wire import wire_call
 from partiql.engine.throughput.peak import Peak
 

@@ -7,7 +7,7 @@ import pytest
 import partiql
 from partiql.engine.clock import VirtualClock
 from partiql.engine.errors import DynamoDBError, RequestLimitExceeded, ThrottlingException
-from partiql.engine.keys import key_hash
+from partiql.engine.placement import key_hash
 from partiql.engine.requests.wire import wire_call
 
 ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/Wide"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from partiql.engine.errors import ProvisionedThroughputExceededException, ThrottlingException
-from partiql.engine.keys import key_hash
+from partiql.engine.placement import key_hash
 from partiql.engine.requests.wire import wire_call
 
 from .workload import ONE_KB, SERVED, create, drive, engine_on, put
