@@ -19,6 +19,7 @@ from .errors import (ConditionalCheckFailedException, ResourceInUseException, Re
                      ValidationException)
 from .expressions.evaluate import matches
 from .expressions.update import apply_update
+from .expressions.update_size import too_large as update_too_large
 from .keys import key_from_item
 from .placement import key_hash, segment_range
 from .partition import TOP, Record
@@ -139,6 +140,7 @@ class Engine(Transactions):
             partition, old = table.find(located)
             if old is not None:
                 old = old.alias()  # (the write overwrites the stored record in place)
+            self._check_statement_size(table, action, old)
             try:
                 self._check_condition(action, old)
             except ConditionalCheckFailedException as error:
@@ -213,6 +215,13 @@ class Engine(Transactions):
         if old is None and _only_removals(action.update):
             return None  # REMOVE/DELETE on a missing item creates nothing (item-api §3.10)
         return new
+
+    @staticmethod
+    def _check_statement_size(table: Table, action: WriteAction, old: Record | None) -> None:
+        """An update's statement-sized 400 KB gate, which DynamoDB checks before the condition (A9)."""
+        if action.update is not None and update_too_large(action.update, None if old is None else old.item,
+                                                         table.spec.key.names):
+            raise ValidationException(UPDATE_TOO_LARGE)
 
     @staticmethod
     def _check_condition(action: WriteAction, old: Record | None) -> None:

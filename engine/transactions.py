@@ -71,6 +71,7 @@ class Transactions:
         try:
             located = table.locate(*self._action_key(table, action))
             old = table.lookup(located)
+            self._check_statement_size(table, action, old)
         except ValidationException as error:
             return None, CancellationReason("ValidationError", error.message)
         try:

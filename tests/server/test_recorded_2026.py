@@ -262,3 +262,49 @@ def test_a11_a_parallel_scan_segment_holds_the_keys_of_its_12_bit_range(handler,
     for key in ("3635", "228", "1668", "3435"):
         assert _call(handler, "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": key}}})[0] == 200
     assert set(_scan(handler, Segment=segment, TotalSegments=total)) == expected
+
+
+# A9: UpdateItem's 400 KB gate is sized by the statement, before the condition (the majority of regions).
+TOO_LARGE = "Item size to update has exceeded the maximum allowed size"
+
+
+def _update(handler, expression: str, values: dict, condition: str | None = None) -> tuple[int, dict]:
+    request = {"TableName": "Hhh", "Key": {"pk": {"S": "K"}}, "UpdateExpression": expression,
+               "ExpressionAttributeValues": {name: {"S": "x" * length} for name, length in values.items()}}
+    if condition is not None:
+        request["ConditionExpression"] = condition
+    return _call(handler, "UpdateItem", request)
+
+
+@pytest.mark.parametrize("stored, expression, values, condition, outcome", [
+    # the recording: 409,578 bytes in b, the finished item 409,582 bytes (ceiling 409,600 - 3 - 19 for b's value)
+    (None, "SET b = :pad", {":pad": 409_578}, None, TOO_LARGE),
+    (None, "SET b = :pad", {":pad": 409_577}, None, "stored"),
+    # if_not_exists(c, :huge) is sized by :huge, and before the condition, which would fail
+    ({"c": 10}, "SET c = if_not_exists(c, :huge)", {":huge": 409_700}, "attribute_exists(nope)", TOO_LARGE),
+    ({"c": 10}, "SET c = if_not_exists(c, :v)", {":v": 100}, "attribute_exists(nope)", "ConditionalCheckFailedException"),
+    # untouched bytes of the stored item forgive the clauses' overhead: the ordinary 400 KB limit
+    ({"big": 409_000}, "SET small = :v", {":v": 500}, None, "stored"),
+    ({"big": 409_000}, "SET small = :v", {":v": 600}, None, TOO_LARGE),
+    # two clauses: 3 + 2 x 19 bytes of overhead
+    (None, "SET a = :v, b = :w", {":v": 200_000, ":w": 209_557}, None, "stored"),
+    (None, "SET a = :v, b = :w", {":v": 200_000, ":w": 209_558}, None, TOO_LARGE),
+])
+def test_a9_the_update_gate_is_sized_by_the_statement(handler, stored, expression, values, condition, outcome):
+    if stored is not None:
+        item = {"pk": {"S": "K"}, **{name: {"S": "y" * length} for name, length in stored.items()}}
+        assert _call(handler, "PutItem", {"TableName": "Hhh", "Item": item})[0] == 200
+    status, body = _update(handler, expression, values, condition)
+    if outcome == "stored":
+        assert status == 200, body
+    elif outcome == TOO_LARGE:
+        assert (status, body["__type"], body["message"]) == (400, VALIDATION, TOO_LARGE)
+    else:  # (a small statement reaches the condition)
+        assert (status, body["__type"].rsplit("#")[-1]) == (400, outcome)
+
+
+def test_a9_a_transaction_s_update_is_gated_by_its_statement_too(handler):
+    status, body = _call(handler, "TransactWriteItems", {"TransactItems": [{"Update": {
+        "TableName": "Hhh", "Key": {"pk": {"S": "K"}}, "UpdateExpression": "SET b = :pad",
+        "ExpressionAttributeValues": {":pad": {"S": "x" * 409_578}}}}]})
+    assert status == 400 and body["CancellationReasons"] == [{"Code": "ValidationError", "Message": TOO_LARGE}]
