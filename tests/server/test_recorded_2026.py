@@ -308,3 +308,10 @@ def test_a9_a_transaction_s_update_is_gated_by_its_statement_too(handler):
         "TableName": "Hhh", "Key": {"pk": {"S": "K"}}, "UpdateExpression": "SET b = :pad",
         "ExpressionAttributeValues": {":pad": {"S": "x" * 409_578}}}}]})
     assert status == 400 and body["CancellationReasons"] == [{"Code": "ValidationError", "Message": TOO_LARGE}]
+
+
+def test_a11_a_key_in_bucket_1365_is_in_segment_0_of_3(handler):
+    """k7888's digest begins 0x5558…: 12-bit bucket 1365, below ceil(4096/3) = 1366, so segment 0 of 3, though
+    its hash is past a third of the 64-bit space (an even split of the hash space would put it in segment 1)."""
+    assert _call(handler, "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "k7888"}}})[0] == 200
+    assert [_scan(handler, Segment=s, TotalSegments=3) for s in range(3)] == [["k7888"], [], []]
