@@ -1,6 +1,6 @@
 """Long fuzz runs outside CI: generated and mutated statements, library and wire requests, 0 internal errors expected.
 
-    python bench/fuzz.py [--statements 100000] [--library 40000] [--wire 40000] [--seed 1]
+    python bench/fuzz.py [--statements 100000] [--library 40000] [--wire 40000] [--model 0] [--seed 1]
 
 Uses the generators of ``tests/fuzzing.py`` (the property tests run the same
 ones with small example counts). Statements run through the library alone
@@ -8,7 +8,10 @@ and, one in ten, as a batch or a transaction; library requests through the
 ``Engine`` methods with Python values (and Python-only junk: names that are
 not str, sets, objects…); wire requests through the HTTP handler. Prints
 the outcomes by kind, then every distinct internal error with one
-reproducer; the exit status is 1 if there was any.
+reproducer; the exit status is 1 if there was any. ``--model N`` also runs
+the reference-model tests (``tests/engine/test_read_model.py``,
+``test_query_model.py``) with N examples each, on hypothesis seed ``--seed``:
+a model mismatch fails them, and the exit status.
 """
 
 from __future__ import annotations
@@ -110,13 +113,28 @@ def run_wire(count: int, rng: random.Random, outcomes, internal) -> None:
     db.close()
 
 
+def run_model(examples: int, seed: int) -> int:
+    """The reference-model tests with ``examples`` examples each; the number that failed."""
+    import pytest
+    os.environ["PARTIQL_MODEL_EXAMPLES"] = str(examples)
+    tests = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "engine")
+    started = time.perf_counter()
+    code = pytest.main(["-q", "-p", "no:cacheprovider", f"--hypothesis-seed={seed}",
+                        os.path.join(tests, "test_read_model.py"), os.path.join(tests, "test_query_model.py")])
+    print(f"model: {examples:,} examples a test, seed {seed}, in {time.perf_counter() - started:.1f} s: "
+          f"{'no mismatch' if code == 0 else 'MISMATCHES (above)'}")
+    return 0 if code == 0 else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--statements", type=int, default=100_000)
     parser.add_argument("--library", type=int, default=40_000)
     parser.add_argument("--wire", type=int, default=40_000)
+    parser.add_argument("--model", type=int, default=0, help="examples per reference-model test (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    mismatches = run_model(args.model, args.seed) if args.model else 0
     rng = random.Random(args.seed)
     outcomes, internal = collections.Counter(), {}
     started = time.perf_counter()
@@ -134,7 +152,7 @@ def main() -> int:
     print(f"internal errors: {sum(v for k, v in outcomes.items() if 'INTERNAL' in k)}, {len(internal)} distinct")
     for kind, (case, detail) in internal.items():
         print(f"\n{kind}\n  case: {case}\n  {detail}")
-    return 1 if internal else 0
+    return 1 if internal or mismatches else 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ backwards returned nothing).
 from __future__ import annotations
 
 import math
+import os
 from decimal import Decimal
 
 import pytest
@@ -77,7 +78,8 @@ def _condition(operator: str) -> str:
     return f"pk = :p AND sk {operator} :a"
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("PARTIQL_MODEL_EXAMPLES", 400)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_every_query_page_is_the_model_s(case):
     kind, values, operator, a, b, forward, limit, filtered, counting, consistent = case

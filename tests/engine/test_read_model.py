@@ -11,6 +11,7 @@ Count, ScannedCount, LastEvaluatedKey and ConsumedCapacity must be the model's.
 
 from __future__ import annotations
 
+import os
 from decimal import Decimal
 
 import pytest
@@ -31,7 +32,8 @@ KEY_VALUES = {"S": TEXT, "N": NUMBER, "B": st.binary(min_size=1, max_size=3)}
 RANKS = [Decimal(-2), Decimal(0), Decimal(1), Decimal("1.5"), Decimal(7)]
 GROUPS = ["g1", "g2", "g3"]
 PADS = st.sampled_from([0, 100_000, 5, 250_000, 60, 390_000, 300, 2000])  # (pages stop at 1 MB)
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+# (bench/fuzz.py --model N runs the same with N examples each)
+SETTINGS = settings(max_examples=int(os.environ.get("PARTIQL_MODEL_EXAMPLES", 300)), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                            HealthCheck.data_too_large])
 
 
