@@ -266,16 +266,18 @@ class Engine(Transactions):
 
     # ------------------------------------------------------------ query / scan
     def query_page(self, table_name: str, index_name: str | None, hash_value, sort_condition=None, *,
-              forward: bool = True, start_key: dict | None = None, limit: int | None = None,
+              prefix: tuple = (), forward: bool = True, start_key: dict | None = None, limit: int | None = None,
               consistent: bool = False, matches_fn=None, reach_back: bool = False,
               max_bytes: int | None = None, emit=None) -> Page:
-        """One page of a Query; ``sort_condition`` is (op, value[, value2]); ``emit`` as in ``read_page``."""
+        """One page of a Query; ``sort_condition`` is (op, value[, value2]) on the first RANGE attribute not in
+        ``prefix``, the values a multi-attribute index's first RANGE attributes equal; ``emit`` as in
+        ``read_page``."""
         with self.lock:
             table = self.table(table_name)
             index = self._index(table, index_name)
             store, space, key = table.source(index)
             h = key_hash(hash_value)
-            entries = self._key_range(table, index, store, space, h, hash_value, sort_condition,
+            entries = self._key_range(table, index, store, space, h, hash_value, sort_condition, prefix,
                                       forward, start_key)
             page = table.read_page(index, entries, limit=limit, consistent=consistent,
                                    matches=matches_fn, reach_back=reach_back, max_bytes=max_bytes, emit=emit)
@@ -320,10 +322,10 @@ class Engine(Transactions):
         return index
 
     @staticmethod
-    def _key_range(table, index, store, space, h, hash_value, condition, forward, start_key):
+    def _key_range(table, index, store, space, h, hash_value, condition, prefix, forward, start_key):
         if not store.grouped[space]:  # a hash-only table holds one item per key
             return iter(()) if start_key else store.collection(space, h, hash_value)
-        low, high = _bounds(condition)
+        low, high = _bounds(condition, prefix)
         if start_key:
             _, _, at = table.position(index, start_key)
             if forward:
@@ -332,19 +334,19 @@ class Engine(Transactions):
                 high = (at, False)
         entries = store.collection(space, h, hash_value, low, high, reverse=not forward)
         if condition and condition[0] == "BEGINS_WITH":
-            return _prefixed(entries, table.source(index)[2].range_name, condition[1])
+            return _prefixed(entries, table.source(index)[2].range_names[len(prefix)], condition[1])
         return entries
 
 
 
-def _bounds(condition) -> tuple:
-    """(low, high) bounds over sort tuples for a sort-key condition; each is
-    (sort bound, inclusive) or None when open. ``(v,)`` sorts before every
-    ``(v, …)`` and ``(v, TOP)`` after them, so one value bounds a whole run."""
-    if condition is None:
+def _bounds(condition, prefix: tuple = ()) -> tuple:
+    """(low, high) bounds over sort tuples for a sort-key condition after the equal values ``prefix`` (a
+    multi-attribute index's first RANGE attributes); each is (sort bound, inclusive) or None when open.
+    ``(v,)`` sorts before every ``(v, …)`` and ``(v, TOP)`` after them, so one value bounds a whole run."""
+    if condition is None:  # (a prefix always comes with a condition on the attribute after it)
         return None, None
     op, value = condition[0], condition[1]
-    return {
+    low, high = {
         "=": lambda: (((value,), True), ((value, TOP), True)),
         "<": lambda: (None, ((value,), False)),
         "<=": lambda: (None, ((value, TOP), True)),
@@ -353,6 +355,10 @@ def _bounds(condition) -> tuple:
         "BETWEEN": lambda: (((value,), True), ((condition[2], TOP), True)),
         "BEGINS_WITH": lambda: (((value,), True), _below(prefix_end(value))),
     }[op]()
+    if not prefix:
+        return low, high
+    return ((prefix + low[0], low[1]) if low else (prefix, True),
+            (prefix + high[0], high[1]) if high else (prefix + (TOP,), True))
 
 
 def _below(end) -> tuple | None:

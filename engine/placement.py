@@ -53,10 +53,30 @@ def number_bytes(value) -> bytes:
 
 
 def key_hash(value) -> int:
-    """The 64-bit key hash of a key value: the first eight bytes of DynamoDB's digest."""
+    """The 64-bit key hash of a key value, or of the tuple of a multi-attribute index's HASH values: the
+    first eight bytes of DynamoDB's digest."""
     if type(value) is str:  # the usual partition key
         return _text_hash(value)
+    if type(value) is tuple:
+        return _tuple_hash(value)
     return _other_hash(type(value) is bytes, value)
+
+
+# The type tag of a value in a multi-attribute HASH tuple.
+_TAGS = {str: b"S", bytes: b"B"}
+
+
+@functools.lru_cache(maxsize=16384)
+def _tuple_hash(values: tuple) -> int:
+    """The hash of a multi-attribute index's HASH tuple (multi-attribute-keys.md §5 rule 2, DynamoDB's function
+    being unpublished): the digest of, per value in KeySchema order, its type tag, the length of its bytes
+    (4 bytes, big-endian) and the bytes, so that ("ab", "c") and ("a", "bc") differ."""
+    parts = []
+    for value in values:
+        data = value.encode("utf-8", "surrogatepass") if type(value) is str else \
+            value if type(value) is bytes else number_bytes(value)
+        parts += [_TAGS.get(type(value), b"N"), len(data).to_bytes(4, "big"), data]
+    return digest_hash(b"".join(parts))
 
 
 # why cached: the digest is most of a point operation's cost in the storage core, and the items of one

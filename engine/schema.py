@@ -14,27 +14,41 @@ from . import limits
 
 @dataclass(frozen=True, slots=True)
 class KeySchema:
-    """A partition key and an optional sort key, with their types ('S', 'N', 'B')."""
+    """A partition key and an optional sort key, with their types ('S', 'N', 'B').
+
+    A multi-attribute GSI key (multi-attribute-keys.md) has up to four HASH and four RANGE attributes:
+    ``hash_name`` / ``range_name`` are the first of each, ``more_hash`` / ``more_range`` the rest as
+    ``(name, type)`` pairs, in KeySchema order. A table's and an LSI's key never has more.
+    """
 
     hash_name: str
     hash_type: str
     range_name: str | None = None
     range_type: str | None = None
+    more_hash: tuple = ()
+    more_range: tuple = ()
     # derived once: every key check reads them
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
     types: dict[str, str] = field(init=False, repr=False, compare=False)
+    hash_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    range_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        ranged = self.range_name is not None
-        object.__setattr__(self, "names", (self.hash_name, self.range_name) if ranged else (self.hash_name,))
-        object.__setattr__(self, "types", {self.hash_name: self.hash_type,
-                                           **({self.range_name: self.range_type} if ranged else {})})
+        hashes = ((self.hash_name, self.hash_type), *self.more_hash)
+        ranges = ((self.range_name, self.range_type), *self.more_range) if self.range_name is not None else ()
+        object.__setattr__(self, "hash_names", tuple(name for name, _ in hashes))
+        object.__setattr__(self, "range_names", tuple(name for name, _ in ranges))
+        object.__setattr__(self, "names", self.hash_names + self.range_names)
+        object.__setattr__(self, "types", dict(hashes + ranges))
+
+    @property
+    def multi(self) -> bool:
+        """Whether it has more than one HASH or more than one RANGE attribute."""
+        return bool(self.more_hash or self.more_range)
 
     def to_api(self) -> list[dict]:
-        out = [{"AttributeName": self.hash_name, "KeyType": "HASH"}]
-        if self.range_name is not None:
-            out.append({"AttributeName": self.range_name, "KeyType": "RANGE"})
-        return out
+        return ([{"AttributeName": name, "KeyType": "HASH"} for name in self.hash_names]
+                + [{"AttributeName": name, "KeyType": "RANGE"} for name in self.range_names])
 
 
 @dataclass(frozen=True, slots=True)

@@ -211,25 +211,20 @@ class Table:
         if record is None:
             return None
         item = record.item
-        key = index.key
-        if key.hash_name not in item or (key.range_name is not None and key.range_name not in item):
+        if any(name not in item for name in index.key.names):  # (sparse: every key attribute, or no entry)
             return None
         if index.is_global and _wrong_index_key(index, item):
             # why: a GSI created over items whose key attribute has another type
             # leaves them out (its backfill skips them), until a write fixes the type
             return None
         table_key = self.spec.key
-        if index.kind == "LSI":
-            sort = (item[key.range_name], item[table_key.range_name])
-        else:
-            sort = tuple(item[name] for name in (key.range_name, *table_key.names) if name is not None)
+        pk, sort = index_place(index, table_key, item)
         names = index.projected_names(table_key)
         if names is None:
             projected = record.alias()
         else:
             projected_item = {name: value for name, value in item.items() if name in names}
             projected = Record(projected_item, item_size(projected_item))
-        pk = item[key.hash_name]
         return key_hash(pk), pk, sort, projected
 
     def _index_change(self, index: IndexSpec, old: Record | None, new: Record | None) -> IndexChange:
@@ -330,12 +325,7 @@ class Table:
             pk = key[table_key.hash_name]
             sort = _sort_of(table_key, key)
         else:
-            pk = key[index.key.hash_name]
-            if index.kind == "LSI":
-                sort = (key[index.key.range_name], key[table_key.range_name])
-            else:
-                sort = tuple(key[name] for name in (index.key.range_name, *table_key.names)
-                             if name is not None)
+            pk, sort = index_place(index, table_key, key)
         return key_hash(pk), pk, sort
 
     def read_page(self, index: IndexSpec | None, entries, *, limit: int | None, consistent: bool,
@@ -444,6 +434,19 @@ class Table:
 
 def _same_sort(a: tuple, b: tuple) -> bool:
     return len(a) == len(b) and all(values_equal(x, y) for x, y in zip(a, b))
+
+
+def index_place(index: IndexSpec, table_key: KeySchema, values: dict) -> tuple:
+    """(partition key, sort tuple) of an index entry whose key attributes are in ``values``: an LSI sorts by
+    its RANGE attribute, then the table's; a GSI's partition key is its HASH value, or the tuple of its HASH
+    values in KeySchema order (multi-attribute-keys.md §5), and it sorts by its RANGE values in KeySchema
+    order (§6), then the table's key (the order of equal index keys: §6 rule 4)."""
+    key = index.key
+    if index.kind == "LSI":
+        return values[key.hash_name], (values[key.range_name], values[table_key.range_name])
+    hashes = key.hash_names
+    pk = values[hashes[0]] if len(hashes) == 1 else tuple(values[name] for name in hashes)
+    return pk, tuple(values[name] for name in (*key.range_names, *table_key.names))
 
 
 def _wrong_index_key(index: IndexSpec, item: dict) -> bool:

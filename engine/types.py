@@ -120,13 +120,20 @@ def parse_number(text: str) -> Decimal:
     """Parse DynamoDB number text (``"-00001.2340"``, ``"1e3"``) to a canonical Decimal."""
     if not isinstance(text, str) or not text:
         raise ValidationException("The parameter cannot be converted to a numeric value")
-    if not _NUMBER_SYNTAX.match(text):
+    if not _NUMBER_SYNTAX.match(text) or _exponent_overflows(text):
         raise ValidationException(f"The parameter cannot be converted to a numeric value: {text}")
     try:
         number = Decimal(text)
     except InvalidOperation:  # exponent beyond the context's range
         raise ValidationException(f"The parameter cannot be converted to a numeric value: {text}") from None
     return checked_number(number)
+
+
+def _exponent_overflows(text: str) -> bool:
+    """Whether the exponent written in number text is past a 32-bit integer, which DynamoDB cannot parse at
+    all: ``1e99999999999`` is not a number to it, ``1e200`` is one too large (partiql-dynamodb §5.2, C-200)."""
+    mark = text.find("e") if "e" in text else text.find("E")
+    return mark >= 0 and abs(int(text[mark + 1:])) > 2_147_483_647
 
 
 def number_text(number: Decimal) -> str:

@@ -100,6 +100,8 @@ class ExplainTemplate:
 
 def plan(stmt: ast.Statement, catalog) -> object:
     """The template of a parsed statement; ``catalog`` maps table names to engine tables."""
+    if isinstance(stmt, ast.Select):
+        _refuse_multi_attribute_index(stmt, catalog)  # (ahead of the statement's own checks: COUNT(*)…)
     check_statement(stmt)
     builder = _BUILDERS.get(type(stmt))
     if builder is None:
@@ -129,6 +131,22 @@ def _walk_where(where, names) -> tuple:
 
 
 # -------------------------------------------------------------------- SELECT
+
+def _refuse_multi_attribute_index(stmt: ast.Select, catalog) -> None:
+    """DynamoDB refuses a read of a multi-attribute GSI ahead of the statement's WHERE, COUNT(*) and key
+    checks (multi-attribute-keys.md §10 rule 5); the other sources are left to their own checks."""
+    ref = stmt.sources[0].target if stmt.sources else None
+    named = getattr(ref, "index", None) is not None  # (a source that is not a table's name is checked later)
+    table = catalog.get(ref.table) if named else None
+    index = table.spec.index(ref.index) if table is not None else None
+    if index is not None and index.key.multi:
+        raise ValidationException(MULTI_ATTRIBUTE_INDEX)
+
+
+# DynamoDB refuses every PartiQL read of a multi-attribute GSI, whatever its table (multi-attribute-keys.md §10).
+MULTI_ATTRIBUTE_INDEX = ("PartiQL statements cannot be executed on tables with multi-attribute HASH keys or "
+                         "multi-attribute RANGE keys.")
+
 
 def _select(stmt: ast.Select, catalog) -> SelectTemplate:
     ref = stmt.sources[0].target

@@ -27,6 +27,24 @@ def key_schema_problem(key_schema: list) -> str | None:
     return None
 
 
+def gsi_key_schema_problem(key_schema: list) -> str | None:
+    """A GSI's key: 1-4 HASH attributes, then 0-4 RANGE attributes, each named once (multi-attribute-keys.md
+    §2.2-§2.3; the order of these checks is not published: §2.3 rule 8's)."""
+    kinds = [element["KeyType"] for element in key_schema]
+    if kinds[0] != "HASH":
+        return "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"
+    if kinds.count("HASH") > limits.MAX_GSI_HASH_ATTRIBUTES:
+        return INVALID + "The KeySchema exceeds the maximum allowed number of HASH key attributes"
+    if kinds.count("RANGE") > limits.MAX_GSI_RANGE_ATTRIBUTES:
+        return INVALID + "The KeySchema exceeds the maximum allowed number of RANGE key attributes"
+    if "RANGE" in kinds and "HASH" in kinds[kinds.index("RANGE"):]:
+        return INVALID + "All HASH key attributes must precede RANGE key attributes in the KeySchema"
+    names = key_names(key_schema)
+    if len(set(names)) != len(names):
+        return "The KeySchema contains multiple key attributes with the same name"
+    return None
+
+
 def undefined_keys_problem(key_schema: list, defined: list[str]) -> str | None:
     """Every key attribute must appear in AttributeDefinitions (lists in request order)."""
     names = key_names(key_schema)
@@ -124,6 +142,10 @@ def _index_key_form(index, ctx):
     return key_schema_problem(index["KeySchema"])
 
 
+def _gsi_key_form(index, ctx):
+    return gsi_key_schema_problem(index["KeySchema"])
+
+
 def _lsi_has_range(index, ctx):
     if len(index["KeySchema"]) == 1:
         return INVALID + f"Index KeySchema does not have a range key for index: {index['IndexName']}"
@@ -161,7 +183,7 @@ def _gsi_throughput(index, ctx):
 
 LSI_CHECKS = (_index_key_form, _lsi_has_range, _lsi_same_hash, _index_keys_defined,
               _index_projection, _unique_index_name)
-GSI_CHECKS = (_index_key_form, _index_keys_defined, _index_projection, _unique_index_name,
+GSI_CHECKS = (_gsi_key_form, _index_keys_defined, _index_projection, _unique_index_name,
               _gsi_throughput)
 
 
@@ -315,10 +337,11 @@ CREATE_TABLE_CHECKS = (
 
 
 def _key(key_schema: list, types: dict) -> KeySchema:
-    hash_name = key_schema[0]["AttributeName"]
-    range_name = key_schema[1]["AttributeName"] if len(key_schema) == 2 else None
-    return KeySchema(hash_name, types[hash_name], range_name,
-                     types[range_name] if range_name is not None else None)
+    """The KeySchema of checked elements: HASH attributes, then RANGE ones (several only in a GSI)."""
+    hashes = [(e["AttributeName"], types[e["AttributeName"]]) for e in key_schema if e["KeyType"] == "HASH"]
+    ranges = [(e["AttributeName"], types[e["AttributeName"]]) for e in key_schema if e["KeyType"] == "RANGE"]
+    first_range = ranges[0] if ranges else (None, None)
+    return KeySchema(*hashes[0], *first_range, tuple(hashes[1:]), tuple(ranges[1:]))
 
 
 def throughput_spec(throughput: dict | None) -> Throughput | None:

@@ -187,9 +187,10 @@ def lower_write(request: dict, parsed: dict) -> None:
 _KEY_OPERATORS = ("EQ", "LE", "LT", "GE", "GT", "BEGINS_WITH", "BETWEEN")
 
 
-def key_conditions(entries: dict):
-    """Query ``KeyConditions`` as a key condition (item-api §4.3)."""
-    if not 1 <= len(entries) <= 2:
+def key_conditions(entries: dict, most: int = 2):
+    """Query ``KeyConditions`` as a key condition (item-api §4.3); ``most`` entries: 2, or a multi-attribute
+    index's key attributes (multi-attribute-keys.md §8 rule 2)."""
+    if not 1 <= len(entries) <= max(most, 2):
         raise ValidationException("Conditions can be of length 1 or 2 only")
     atoms = []
     for name, entry in entries.items():
@@ -200,10 +201,10 @@ def key_conditions(entries: dict):
     return atoms[0] if len(atoms) == 1 else And(tuple(atoms))
 
 
-def lower_query(request: dict, key_condition, filter_) -> tuple:
-    """KeyConditions / QueryFilter → key condition and filter."""
+def lower_query(request: dict, key_condition, filter_, key_attributes: int = 2) -> tuple:
+    """KeyConditions / QueryFilter → key condition and filter (``key_attributes``: of the index queried)."""
     if request.get("KeyConditions") is not None and key_condition is None:
-        key_condition = key_conditions(request["KeyConditions"])
+        key_condition = key_conditions(request["KeyConditions"], key_attributes)
     if request.get("QueryFilter") is not None:
         filter_ = conditions(request["QueryFilter"], request)
     return key_condition, filter_

@@ -11,9 +11,11 @@ from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, conjuncts, paths_in
 from ..types import comparable, copy_value, type_of
 from . import legacy, shapes
+from .multi_keys import hash_matches, multi_key_conditions
 from .common import ENVELOPE_PREFIX, Expressions, check_key_paths, return_capacity, shaper, table_name
 
 START_KEY_INVALID = "The provided starting key is invalid"
+OUTSIDE_RANGE_PREDICATE = "The provided starting key does not match the range key predicate"
 
 _FLIPPED = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -55,6 +57,13 @@ def _check_segments(request: dict) -> tuple[int, int]:
     return (segment or 0), (total or 1)
 
 
+def _key_attributes(engine: Engine, request: dict) -> int:
+    """How many key attributes the queried index has, when it is known (legacy KeyConditions' bound)."""
+    table = engine.tables.get(request.get("TableName"))
+    index = table.spec.index(request["IndexName"]) if table is not None and request.get("IndexName") else None
+    return len(index.key.names) if index is not None else 2
+
+
 def _resolve_index(engine: Engine, request: dict):
     table = engine.table(table_name(request))
     name = request.get("IndexName")
@@ -73,11 +82,14 @@ def _resolve_index(engine: Engine, request: dict):
 
 
 def _key_conditions(condition, key) -> tuple:
-    """(hash value, sort condition) from a parsed KeyConditionExpression (item-api §3.9)."""
+    """(hash value, sort condition, equality prefix) from a parsed KeyConditionExpression (item-api §3.9; a
+    multi-attribute index: ``multi_keys``)."""
     by_name = {}
     for atom in conjuncts(condition):
         name, shaped = _key_atom(atom)
         by_name[name] = shaped
+    if key.multi:
+        return multi_key_conditions(by_name, key)
     if key.hash_name not in by_name:
         raise ValidationException(f"Query condition missed key schema element: {key.hash_name}")
     extra = [name for name in by_name if name != key.hash_name]
@@ -97,7 +109,7 @@ def _key_conditions(condition, key) -> tuple:
             raise ValidationException(
                 "One or more parameter values were invalid: Condition parameter type does not match schema type")
     sort = by_name.get(key.range_name) if key.range_name else None
-    return values[0], (tuple(sort) if sort else None)
+    return values[0], (tuple(sort) if sort else None), ()
 
 
 def _key_atom(atom):
@@ -166,18 +178,21 @@ _SORT_TESTS = {
 }
 
 
-def _check_query_start(key, start: dict, hash_value, sort_condition) -> None:
-    """A Query's starting key lies inside its key condition (item-api §5.11)."""
-    if start[key.hash_name] != hash_value:
+def _check_query_start(key, start: dict, hash_value, sort_condition, prefix: tuple) -> None:
+    """A Query's starting key lies inside its key condition (item-api §5.11; the HASH tuple and the RANGE
+    prefix of a multi-attribute index)."""
+    if not hash_matches(key, start, hash_value):
         raise ValidationException("The provided starting key is outside query boundaries based on "
                                   "provided conditions")
+    if any(start[name] != value for name, value in zip(key.range_names, prefix)):
+        raise ValidationException(OUTSIDE_RANGE_PREDICATE)
     if sort_condition is None:
         return
     op, *bounds = sort_condition
-    value = start[key.range_name]
+    value = start[key.range_names[len(prefix)]]
     if not (comparable(value, bounds[0])
             and _SORT_TESTS[op](value, bounds[0], bounds[-1])):
-        raise ValidationException("The provided starting key does not match the range key predicate")
+        raise ValidationException(OUTSIDE_RANGE_PREDICATE)
 
 
 def _check_scan_start(table, index, start: dict, segment: int, total: int) -> None:
@@ -219,7 +234,7 @@ def query(engine: Engine, request: dict) -> dict:
     filter_ = expressions.condition(request.get("FilterExpression"), "FilterExpression")
     paths = expressions.projection(request.get("ProjectionExpression"))
     expressions.finish()
-    key_condition, filter_ = legacy.lower_query(request, key_condition, filter_)
+    key_condition, filter_ = legacy.lower_query(request, key_condition, filter_, _key_attributes(engine, request))
     _check_select(request, "Query")
     if key_condition is None:
         raise ValidationException(
@@ -228,13 +243,13 @@ def query(engine: Engine, request: dict) -> dict:
     table, index = _resolve_index(engine, request)
     check_key_paths(table.spec, request, key_condition, filter_, paths)
     key = table.source(index)[2]
-    hash_value, sort_condition = _key_conditions(key_condition, key)
+    hash_value, sort_condition, prefix = _key_conditions(key_condition, key)
     _check_filter_keys(filter_, key, "QueryFilter" if "QueryFilter" in request else "Filter Expression")
     start = request.get("ExclusiveStartKey")
     if start is not None:
         _check_start_key(table, index, start)
-        _check_query_start(key, start, hash_value, sort_condition)
-    page = engine.query_page(table.name, request.get("IndexName"), hash_value, sort_condition,
+        _check_query_start(key, start, hash_value, sort_condition, prefix)
+    page = engine.query_page(table.name, request.get("IndexName"), hash_value, sort_condition, prefix=prefix,
                         forward=request.get("ScanIndexForward", True) is not False,
                         start_key=start, limit=request.get("Limit"),
                         consistent=bool(request.get("ConsistentRead")),

@@ -11,7 +11,7 @@ from .control import (GSI_LIMIT, GSI_UPDATE_AMBIGUOUS, INVALID, NEITHER_CAPACITY
                       NOTHING_TO_UPDATE, ON_DEMAND, PROVISIONED, STREAM_ALREADY_ENABLED,
                       THROUGHPUT_FOR_PROVISIONED, UPDATE_TABLE, control_request, defined_names, key_names,
                       raise_first)
-from .create_table import (duplicate_definitions_problem, gsi_throughput_problem, index_spec, key_schema_problem,
+from .create_table import (duplicate_definitions_problem, gsi_key_schema_problem, gsi_throughput_problem, index_spec,
                            on_demand_problem, on_demand_spec, warm_spec,
                            projected_count, projected_count_problem, projection_problem,
                            stream_specification_problem, throughput_bounds_problem, throughput_spec,
@@ -61,7 +61,7 @@ def _gsi_action(entry: dict) -> tuple[str, dict]:
 
 
 def _create_action_problem(action: dict, defined: list[str]) -> str | None:
-    return (key_schema_problem(action["KeySchema"])
+    return (gsi_key_schema_problem(action["KeySchema"])
             or undefined_keys_problem(action["KeySchema"], defined)
             or projection_problem(action["Projection"])
             or throughput_bounds_problem(action.get("ProvisionedThroughput")))

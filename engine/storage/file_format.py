@@ -39,6 +39,10 @@ Format history (``SCHEMAS`` keeps each one, so tests can build old files):
   migration folds in a write log the earlier release left (its rows carry
   the old keys), checks every item's checksum, and re-keys every item, in
   one transaction; partition layouts and streams are unchanged.
+* 7 — a GSI may be keyed on several HASH and RANGE attributes
+  (multi-attribute-keys.md): a table's spec may hold key attributes an
+  older version would drop without a word. No table changed: the number
+  tells an older version to keep its hands off.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ from .codec import ROW_KEY_HEAD, decode_item, decode_spec, item_checksum, row_ke
 from ..types import item_size
 
 APPLICATION_ID = 0x50514444  # "PQDD"
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 LOGGED_FORMATS = range(5, FORMAT_VERSION + 1)  # the formats whose files may have a write log
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HEADER_BYTES = 100
@@ -86,6 +90,7 @@ STREAM_SCHEMA = [
 SCHEMAS[4] = SCHEMAS[3] + STREAM_SCHEMA
 SCHEMAS[5] = SCHEMAS[4]
 SCHEMAS[6] = SCHEMAS[5]
+SCHEMAS[7] = SCHEMAS[6]
 
 
 def _v1_to_v2(db: sqlite3.Connection) -> None:
@@ -164,8 +169,12 @@ def _placed(hashed, key: bytes) -> bytes:
     return ROW_KEY_HEAD(digest_hash(hashed(key[10:end])), end - 10) + key[10:]
 
 
+def _v6_to_v7(db: sqlite3.Connection) -> None:
+    """Nothing to change: a format-6 file's key schemas read as they are (one HASH and one RANGE at most)."""
+
+
 # MIGRATIONS[n] turns format n into format n + 1.
-MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
+MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7}
 
 
 def damaged(path: str, detail: str) -> StorageError:

@@ -30,6 +30,16 @@ def digest(value) -> int:
     return int.from_bytes(md5(b"Outliers" + data).digest()[:8], "big")
 
 
+def tuple_digest(values: tuple) -> int:
+    """The hash of a multi-attribute index's HASH tuple (multi-attribute-keys.md §5 rule 2): the digest of each
+    value's type tag, its bytes' length (4 bytes, big-endian) and its bytes, in KeySchema order."""
+    data = b""
+    for value in values:
+        raw = value.encode("utf-8") if type(value) is str else number_bytes(value) if type(value) is Decimal else value
+        data += {str: b"S", Decimal: b"N", bytes: b"B"}[type(value)] + len(raw).to_bytes(4, "big") + raw
+    return int.from_bytes(md5(b"Outliers" + data).digest()[:8], "big")
+
+
 def order(value):
     """A value as DynamoDB orders it: S by UTF-8 bytes, N by value, B by bytes."""
     return value.encode("utf-8") if type(value) is str else value
@@ -50,29 +60,41 @@ class Source:
     range_name: str | None
     projects: frozenset | None
     table_key: tuple  # (hash name, range name)
+    more_hash: tuple = ()  # a multi-attribute GSI's other HASH attributes, then its other RANGE attributes
+    more_range: tuple = ()
+
+    @property
+    def key_names(self) -> tuple:
+        ranges = () if self.range_name is None else (self.range_name, *self.more_range)
+        return (self.hash_name, *self.more_hash, *ranges)
 
     def holds(self, item: dict) -> bool:
-        return self.hash_name in item and (self.range_name is None or self.range_name in item)
+        return all(name in item for name in self.key_names)
 
     def entry(self, item: dict) -> dict:
         if self.projects is None:
             return dict(item)
-        names = self.projects | {self.hash_name, self.range_name, *self.table_key}
+        names = self.projects | {*self.key_names, *self.table_key}
         return {name: value for name, value in item.items() if name in names}
 
     def position(self, entry: dict) -> tuple:
-        """Where the source keeps an entry: hash, partition key, sort key, then the table's key."""
-        pk = entry[self.hash_name]
-        place = (digest(pk), order(pk))
+        """Where the source keeps an entry: hash, partition key(s), sort key(s), then the table's key."""
+        hashes = [entry[name] for name in (self.hash_name, *self.more_hash)]
+        place = (tuple_digest(tuple(hashes)) if self.more_hash else digest(hashes[0]), *map(order, hashes))
         if self.range_name is not None:
-            place += (order(entry[self.range_name]),)
+            place += tuple(order(entry[name]) for name in (self.range_name, *self.more_range))
         if self.kind != "table":
-            place += tuple(order(entry[name]) for name in self.table_key if name not in (self.hash_name, self.range_name))
+            place += tuple(order(entry[name]) for name in self.table_key
+                           if name is not None and name not in self.key_names)
         return place
+
+    def hash_of(self, entry: dict) -> int:
+        """The key hash that places an entry (its parallel-Scan segment follows it)."""
+        return self.position(entry)[0]
 
     def key_of(self, entry: dict) -> dict:
         """A LastEvaluatedKey: the table's key attributes, and the index's."""
-        return {name: entry[name] for name in {*self.table_key, self.hash_name, self.range_name} if name is not None}
+        return {name: entry[name] for name in {*self.table_key, *self.key_names} if name is not None}
 
     def entries(self, items: list) -> list:
         """Every entry, in the source's order."""

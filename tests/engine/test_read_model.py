@@ -22,7 +22,7 @@ import partiql
 
 from partiql.engine.types import item_size
 
-from .read_model import PAGE_BYTES, Source, digest, order, page_units, pages, read_units, segment_of, statement_pages
+from .read_model import PAGE_BYTES, Source, order, page_units, pages, read_units, segment_of, statement_pages
 
 TABLE = "Model"
 TEXT = st.text(alphabet=st.sampled_from("ab#é\U0001f600\x00~"), min_size=1, max_size=4)
@@ -153,7 +153,7 @@ def test_every_scan_and_parallel_scan_page_is_the_model_s(table, read):
     for segment in range(total):
         if total > 1:
             request.update(Segment=segment, TotalSegments=total)
-        mine = [entry for entry in entries if total == 1 or segment_of(digest(entry[source.hash_name]), total) == segment]
+        mine = [entry for entry in entries if total == 1 or segment_of(source.hash_of(entry), total) == segment]
         _read_to_the_end(db.engine.scan, request, source, mine, read["limit"], matches, read["counting"],
                          consistent, projected)
 

@@ -40,3 +40,27 @@ def test_the_aws_cli_reports_errors(server):
     assert failed.returncode in (254, 255)  # AWS CLI v2 and v1 exit codes of a service error
     assert ("An error occurred (ResourceNotFoundException) when calling the DescribeTable operation: "
             "Requested resource not found: Table: NoSuchTable not found") in failed.stderr
+
+
+def test_the_aws_cli_creates_and_queries_a_multi_attribute_index(server):
+    """A GSI keyed on two HASH and two RANGE attributes (multi-attribute-keys.md), created and queried by the CLI."""
+    created = aws(server, "create-table", "--table-name", "CliMulti", "--billing-mode", "PAY_PER_REQUEST",
+                  "--attribute-definitions", *[f"AttributeName={n},AttributeType=S" for n in ("id", "t", "r", "s")],
+                  "AttributeName=at,AttributeType=N", "--key-schema", "AttributeName=id,KeyType=HASH",
+                  "--global-secondary-indexes", json.dumps([{
+                      "IndexName": "ByTenantRegion", "Projection": {"ProjectionType": "ALL"},
+                      "KeySchema": [{"AttributeName": "t", "KeyType": "HASH"}, {"AttributeName": "r", "KeyType": "HASH"},
+                                    {"AttributeName": "s", "KeyType": "RANGE"},
+                                    {"AttributeName": "at", "KeyType": "RANGE"}]}]))
+    assert created.returncode == 0, created.stderr
+    keys = json.loads(created.stdout)["TableDescription"]["GlobalSecondaryIndexes"][0]["KeySchema"]
+    assert [(k["AttributeName"], k["KeyType"]) for k in keys] == [("t", "HASH"), ("r", "HASH"), ("s", "RANGE"),
+                                                                  ("at", "RANGE")]
+    for n, status in enumerate(["open", "open", "done"]):
+        item = {"id": {"S": f"o{n}"}, "t": {"S": "acme"}, "r": {"S": "eu"}, "s": {"S": status}, "at": {"N": str(9 - n)}}
+        assert aws(server, "put-item", "--table-name", "CliMulti", "--item", json.dumps(item)).returncode == 0
+    queried = aws(server, "query", "--table-name", "CliMulti", "--index-name", "ByTenantRegion",
+                  "--key-condition-expression", "t = :t AND r = :r AND s = :s",
+                  "--expression-attribute-values", '{":t": {"S": "acme"}, ":r": {"S": "eu"}, ":s": {"S": "open"}}')
+    assert queried.returncode == 0, queried.stderr
+    assert [item["id"]["S"] for item in json.loads(queried.stdout)["Items"]] == ["o1", "o0"]  # (at 8, then 9)

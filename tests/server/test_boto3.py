@@ -124,3 +124,31 @@ def test_control_plane(client, table, server):
     client.update_table(TableName="Scratch", BillingMode="PROVISIONED",
                         ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5})
     assert client.delete_table(TableName="Scratch")["TableDescription"]["TableName"] == "Scratch"
+
+
+def test_a_multi_attribute_index_created_and_queried_page_by_page(client):
+    """boto3 (its service model has the multi-attribute wording) creates a GSI on two HASH and two RANGE
+    attributes and pages a Query on it with its paginator; a gap in the RANGE prefix is DynamoDB's error."""
+    client.create_table(
+        TableName="Orders", BillingMode="PAY_PER_REQUEST", KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": n, "AttributeType": t} for n, t in
+                              (("id", "S"), ("tenant", "S"), ("region", "S"), ("status", "S"), ("at", "N"))],
+        GlobalSecondaryIndexes=[{"IndexName": "ByTenantRegion", "Projection": {"ProjectionType": "ALL"}, "KeySchema": [
+            {"AttributeName": "tenant", "KeyType": "HASH"}, {"AttributeName": "region", "KeyType": "HASH"},
+            {"AttributeName": "status", "KeyType": "RANGE"}, {"AttributeName": "at", "KeyType": "RANGE"}]}])
+    for n in range(7):
+        client.put_item(TableName="Orders", Item={"id": {"S": f"o{n}"}, "tenant": {"S": "acme"}, "region": {"S": "eu"},
+                                                  "status": {"S": "open" if n % 2 else "done"}, "at": {"N": str(100 - n)}})
+    pages = client.get_paginator("query").paginate(
+        TableName="Orders", IndexName="ByTenantRegion", Limit=2,
+        KeyConditionExpression="tenant = :t AND #r = :r AND #s = :s AND #at > :at",
+        ExpressionAttributeNames={"#r": "region", "#s": "status", "#at": "at"},
+        ExpressionAttributeValues={":t": {"S": "acme"}, ":r": {"S": "eu"}, ":s": {"S": "open"}, ":at": {"N": "94"}})
+    found = [item["id"]["S"] for page in pages for item in page["Items"]]
+    assert found == ["o5", "o3", "o1"]  # (at 95, 97, 99)
+    assert error_of(client.query, TableName="Orders", IndexName="ByTenantRegion",
+                    KeyConditionExpression="tenant = :t AND #r = :r AND #at > :at",
+                    ExpressionAttributeNames={"#r": "region", "#at": "at"},
+                    ExpressionAttributeValues={":t": {"S": "acme"}, ":r": {"S": "eu"}, ":at": {"N": "1"}}) == (
+        "ValidationException", "RANGE key attributes status must have equality conditions specified in the query "
+                               "because a condition is present on key attribute at")

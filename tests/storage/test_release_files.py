@@ -1,5 +1,6 @@
-"""A database file made by the previous release (file format 5, our earlier key hash) opens with every item,
-index and stream record intact, re-placed by DynamoDB's key hash in one transaction (recorded-2026-11 A11).
+"""A database file made by an earlier release (file format 5, our earlier key hash; format 6, before
+multi-attribute GSI keys) opens with every item, index and stream record intact, re-placed by DynamoDB's key
+hash in one transaction (recorded-2026-11 A11), and in today's format.
 
 The files in ``release_files`` were made by that release with ``release_files/make.py``; the same writes,
 made again here by today's engine in memory, are what each file must hold.
@@ -26,7 +27,7 @@ from partiql.engine.storage.file_format import FORMAT_VERSION
 from partiql.engine.storage.recovery import recover
 
 FILES = Path(__file__).parent / "release_files"
-MADE = 1795738476.0  # epoch seconds the files were made (2026-11-27): their stream records are a day's
+MADE = 1795741020.0  # epoch seconds the newest files were made (2026-11-27): their stream records are a day's
 _spec = importlib.util.spec_from_file_location("release_make", FILES / "make.py")
 make = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make)
@@ -88,11 +89,11 @@ def _version(path: str) -> int:
         db.close()
 
 
-@pytest.mark.parametrize("name, writes", [("format-5.db", [(0, 120)]),
-                                          ("format-5-log.db", [(0, 120), (120, 150)])])  # (30 in its log)
-def test_a_file_of_the_previous_release_opens_with_everything_re_placed(tmp_path, name, writes):
+@pytest.mark.parametrize("name, writes", [(f"format-{version}{log}.db", [(0, 120)] + ([(120, 150)] if log else []))
+                                          for version in (5, 6) for log in ("", "-log")])  # (30 in a log)
+def test_a_file_of_an_earlier_release_opens_with_everything_re_placed(tmp_path, name, writes):
     path = _copy(tmp_path, name)
-    assert _version(path) == 5
+    assert _version(path) == int(name.split("-")[1][0])
     expected = _contents(_expected(writes))
     assert len(expected["stream"]) > 150 and len(expected["Readings", None]) == writes[-1][1]
     with partiql.connect(path) as db:

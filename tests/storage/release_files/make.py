@@ -1,9 +1,11 @@
 """Make the database files in this directory with a release of partiql-ddb (tests open them with today's).
 
-They were made by the release before file format 6 (commit 3d6eba3, file format 5, our earlier key hash):
+``format-5*`` were made by the release before file format 6 (commit 3d6eba3, file format 5, our earlier
+key hash), ``format-6*`` by the release before format 7 (commit 51f948a, before multi-attribute GSI keys):
 
     git worktree add /tmp/prev 3d6eba3 && pip install --no-deps --target /tmp/prevsite /tmp/prev
-    cd /tmp && PYTHONPATH=/tmp/prevsite python3 /work/main/tests/storage/release_files/make.py /work/main/tests/storage/release_files
+    cd /tmp && PYTHONPATH=/tmp/prevsite python3 /work/main/tests/storage/release_files/make.py \
+        /work/main/tests/storage/release_files format-5
 
 ``format-5.db``: three tables (S, N and B partition keys; an LSI and GSIs of every projection, sparse
 members; a stream with inserts, modifications and removals), closed cleanly. ``format-5-log.db``: the same,
@@ -79,9 +81,9 @@ def made(path: str) -> None:
     db.close()
 
 
-def main(directory: str) -> None:
-    made(os.path.join(directory, "format-5.db"))
-    logged = os.path.join(directory, "format-5-log.db")
+def main(directory: str, name: str) -> None:
+    made(os.path.join(directory, f"{name}.db"))
+    logged = os.path.join(directory, f"{name}-log.db")
     made(logged)
     db = partiql.connect(logged)
     write(db.engine, 120, 150)  # these stay in the write log: the process dies without closing
@@ -90,4 +92,4 @@ def main(directory: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2])
