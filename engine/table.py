@@ -395,7 +395,8 @@ class Table:
 
     def key_spread(self, index: IndexSpec | None = None) -> tuple:
         """(partition-key values, entries, the value holding the most entries, how many) of the table
-        or of an index: how evenly its items spread over partition keys (a skewed index is hot)."""
+        or of an index: how evenly its items spread over partition keys (a skewed index is hot); a
+        multi-attribute index's values are maps of its HASH attributes."""
         store, space = (self.store, MAIN) if index is None else self._index_store(index)
         values = entries = most = 0
         largest = current = None
@@ -408,6 +409,8 @@ class Table:
             entries += 1
             if run > most:
                 most, largest = run, key[1]
+        if type(largest) is tuple:  # a multi-attribute index's HASH tuple, named
+            return values, entries, dict(zip(index.key.hash_names, largest)), most
         return values, entries, key_value(largest), most
 
     # ------------------------------------------------------- schema changes

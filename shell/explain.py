@@ -134,7 +134,10 @@ def spread_lines(spread: dict) -> list:
 
 
 def _literal(value) -> str:
-    """A key value as PartiQL writes it: 'text', 42, or binary as hex."""
+    """A key value as PartiQL writes it: 'text', 42, binary as hex, a multi-attribute index's HASH values as a
+    map ({'TenantId': 't1', 'Region': 'eu'})."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(name)}: {_literal(part)}" for name, part in value.items()) + "}"
     if isinstance(value, str):
         return "'" + value.replace("'", "''") + "'"
     if isinstance(value, (bytes, bytearray)):

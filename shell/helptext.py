@@ -18,11 +18,17 @@ CREATE_HELP = """CREATE TABLE [IF NOT EXISTS] name [(attr TYPE, …)]
   [LSI (index ON (attr HASH, attr [TYPE] RANGE) PROJECTING …)]
   [STREAM NEW_AND_OLD_IMAGES | NEW_IMAGE | OLD_IMAGE | KEYS_ONLY]
 TYPE is STRING, NUMBER or BINARY (S, N, B); every key attribute needs one,
-in the column list or in the key. Example:
+in the column list or in the key. A GSI may be keyed on up to four HASH and
+four RANGE attributes, HASH ones first, in the order a Query pins them
+(DynamoDB's multi-attribute keys). Examples:
 
   CREATE TABLE GameScores
     PRIMARY KEY (UserId STRING HASH, GameTitle STRING RANGE)
-    GSI (ByTitle ON (GameTitle HASH, TopScore NUMBER RANGE) PROJECTING ALL);"""
+    GSI (ByTitle ON (GameTitle HASH, TopScore NUMBER RANGE) PROJECTING ALL);
+  CREATE TABLE Orders PRIMARY KEY (OrderId STRING HASH)
+    GSI (ByTenantRegion ON (TenantId STRING HASH, Region STRING HASH,
+                            Status STRING RANGE, CreatedAt NUMBER RANGE)
+         PROJECTING ALL);"""
 
 ALTER_HELP = """ALTER TABLE name SET BILLING MODE PROVISIONED (r RCU, w WCU) | ON DEMAND
 ALTER TABLE name CREATE GSI (index ON (attr [TYPE] HASH [, attr [TYPE] RANGE])

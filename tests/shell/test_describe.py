@@ -48,3 +48,18 @@ def test_describe_shows_the_spread_of_a_low_cardinality_index(make_session):
     assert ("  ByStatus: 4 partition-key values for 201 items; the largest ('DONE') holds 25% -- skewed: one "
             "partition takes 25% of its reads and writes") in out.splitlines()
     assert "  table: 50 partition-key values for 202 items; the largest ('c7') holds 3%" in out.splitlines()
+
+
+def test_describe_names_the_hash_attributes_of_a_multi_attribute_index(make_session):
+    db = connected(["CREATE TABLE Tenants PRIMARY KEY (id STRING HASH) GSI (ByTenantRegion ON "
+                    "(TenantId STRING HASH, Region STRING HASH, Status STRING RANGE) PROJECTING ALL)"])
+    for i in range(6):
+        db.execute(f"INSERT INTO Tenants VALUE {{'id': 'o{i}', 'TenantId': 't{min(i, 1)}', 'Region': 'eu', "
+                   "'Status': 's'}")
+    assert db.key_spread("Tenants")["ByTenantRegion"] == (2, 6, {"TenantId": "t1", "Region": "eu"}, 5)
+    session, streams = make_session(db)
+    assert session.run_script(".describe Tenants")
+    out = streams.out.getvalue()
+    assert "GSI  ByTenantRegion  TenantId S HASH, Region S HASH, Status S RANGE" in out
+    assert ("  ByTenantRegion: 2 partition-key values for 6 items; the largest ({'TenantId': 't1', 'Region': "
+            "'eu'}) holds 83%") in out.splitlines()

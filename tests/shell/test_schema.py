@@ -21,6 +21,9 @@ TABLES = [
     "GSI (Gone ON (a STRING HASH) PROJECTING ALL PROVISIONED (1 RCU, 2 WCU))",
     'CREATE TABLE "select-me" PRIMARY KEY ("user id" STRING HASH)',
     'CREATE TABLE Feed PRIMARY KEY ("stream" STRING HASH) STREAM NEW_AND_OLD_IMAGES',
+    "CREATE TABLE Tenants PRIMARY KEY (id STRING HASH) GSI (ByTenantRegion ON (TenantId STRING HASH, "
+    "Region STRING HASH, Status STRING RANGE, CreatedAt NUMBER RANGE) PROJECTING ALL) "
+    "GSI (ByShard ON (Region HASH, Shard NUMBER HASH) PROJECTING KEYS ONLY)",
 ]
 FIELDS = ("TableName", "KeySchema", "AttributeDefinitions", "BillingModeSummary", "ProvisionedThroughput",
           "StreamSpecification")
@@ -41,7 +44,7 @@ def _shape(description: dict) -> dict:
     return shape
 
 
-@pytest.mark.parametrize("ddl", TABLES, ids=["music", "orders", "provisioned", "quoted", "stream"])
+@pytest.mark.parametrize("ddl", TABLES, ids=["music", "orders", "provisioned", "quoted", "stream", "multi-attribute"])
 def test_the_schema_recreates_the_table(make_session, ddl):
     original = connected([ddl])
     name = original.table_names()[0]
