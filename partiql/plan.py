@@ -170,6 +170,24 @@ class ConditionCheck(_Call):
 
 
 @dataclass
+class IndexQuery(_Call):
+    """A Query the API serves and PartiQL does not: one of a multi-attribute GSI (multi-attribute-keys.md §10),
+    its key condition over the index's key attributes, the rest of the WHERE as its filter."""
+
+    table: str
+    index: str
+    key_condition: object
+    filter: object = None
+    projection: tuple | None = None
+    forward: bool = True
+
+    MEMBERS = (("TableName", "table", "value"), ("IndexName", "index", "value"),
+               ("KeyConditionExpression", "key_condition", "condition"),
+               ("FilterExpression", "filter", "condition"), ("ProjectionExpression", "projection", "projection"),
+               ("ScanIndexForward", "forward", "value"))
+
+
+@dataclass
 class TableOperation:
     """A DDL statement lowered to a control-plane call (CreateTable, DeleteTable…)."""
 

@@ -18,6 +18,7 @@ from partiql.engine.schema import IndexSpec, KeySchema
 
 from . import ast, ast_walk, shell_ast
 from .access import Analysis, analyse
+from .api_only import refused_select
 from .checks import check_statement, projected_name
 from .errors import StatementError
 from .conditions import Param, action, condition, ordered_params, path
@@ -470,7 +471,8 @@ def _show(stmt: shell_ast.ShowTables, catalog) -> TableTemplate:
 
 
 def _explain(stmt: shell_ast.Explain, catalog) -> ExplainTemplate:
-    return ExplainTemplate(plan(stmt.statement, catalog))
+    refused = refused_select(stmt.statement, catalog, MULTI_ATTRIBUTE_INDEX)
+    return ExplainTemplate(refused if refused is not None else plan(stmt.statement, catalog))
 
 
 _BUILDERS = {

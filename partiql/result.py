@@ -88,6 +88,7 @@ class PlanSummary:
     full_table_scan: bool = False
     ops: tuple = field(default=(), repr=False, compare=False)
     capacity_estimate: str | None = None
+    refused: str | None = None  # why DynamoDB's PartiQL would refuse it (the requests: what the API serves instead)
     _requests: list | None = field(default=None, init=False, repr=False, compare=False)
 
     @property

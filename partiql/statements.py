@@ -16,7 +16,8 @@ from partiql.engine.errors import (CancellationReason, DynamoDBError, ResourceNo
 from partiql.engine.requests import OPERATIONS
 from partiql.engine.requests.payload import check_batch_statement, check_transaction
 
-from . import ast, ast_walk
+from . import api_only, ast, ast_walk
+from .api_only import RefusedSelect
 from . import plan as p
 from .errors import ScanRefused
 from .executor import Executor, shaper
@@ -146,6 +147,8 @@ class StatementRunner:
         if isinstance(template, SelectTemplate):
             ops, scan = self.executor.select_ops(template, params, consistent)
             return self.executor.summary(template, ops, scan)
+        if isinstance(template, RefusedSelect):
+            return api_only.explain(template, params)
         if isinstance(template, TableTemplate):
             return PlanSummary(template.operation, template.request.get("TableName"),
                                ops=(p.TableOperation(template.operation, template.request),))

@@ -18,6 +18,8 @@ def render_plan(plan) -> str:
     """A PlanSummary as text: a header, the scan flag, the estimate, each request as JSON."""
     lines = [plan.access_path,
              f"full table scan: {'yes' if plan.full_table_scan else 'no'}"]
+    if plan.refused:
+        lines.append(f"refused by DynamoDB's PartiQL: {plan.refused} The API serves the same read:")
     if plan.capacity_estimate:
         lines.append(f"capacity estimate: {plan.capacity_estimate}")
     total = len(plan.requests)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import partiql
 from partiql.shell.explain import human_bytes, spread_lines
 
 from .conftest import connected
@@ -63,3 +64,22 @@ def test_describe_names_the_hash_attributes_of_a_multi_attribute_index(make_sess
     assert "GSI  ByTenantRegion  TenantId S HASH, Region S HASH, Status S RANGE" in out
     assert ("  ByTenantRegion: 2 partition-key values for 6 items; the largest ({'TenantId': 't1', 'Region': "
             "'eu'}) holds 83%") in out.splitlines()
+
+
+def test_explain_of_a_multi_attribute_index_says_why_and_shows_the_query(make_session):
+    db = connected(["CREATE TABLE Tenants PRIMARY KEY (id STRING HASH) GSI (ByTenantRegion ON "
+                    "(TenantId STRING HASH, Region STRING HASH, Status STRING RANGE) PROJECTING ALL)"])
+    session, streams = make_session(db)
+    assert session.run_script("EXPLAIN SELECT id FROM \"Tenants\".\"ByTenantRegion\" WHERE TenantId = 't1' "
+                              "AND Region = 'eu' AND begins_with(Status, 'op') AND memo <> 'x' ORDER BY Status DESC")
+    lines = streams.out.getvalue().splitlines()
+    assert lines[:3] == ["Query on Tenants.ByTenantRegion", "full table scan: no",
+                         "refused by DynamoDB's PartiQL: PartiQL statements cannot be executed on tables with "
+                         "multi-attribute HASH keys or multi-attribute RANGE keys. The API serves the same read:"]
+    request = db.explain("SELECT id FROM \"Tenants\".\"ByTenantRegion\" WHERE TenantId = 't1' AND Region = 'eu' "
+                         "AND begins_with(Status, 'op') AND memo <> 'x' ORDER BY Status DESC").requests[0]
+    assert request["KeyConditionExpression"] == "#n0 = :v0 AND #n1 = :v1 AND begins_with(#n2, :v2)"
+    assert (request["FilterExpression"], request["ScanIndexForward"]) == ("#n3 <> :v3", False)
+    db.execute("INSERT INTO Tenants VALUE {'id': 'o1', 'TenantId': 't1', 'Region': 'eu', 'Status': 'open'}")
+    served = partiql.client(db).query(**request)  # (the Query it shows runs, through the API)
+    assert served["Items"] == [{"id": {"S": "o1"}}]
