@@ -200,6 +200,13 @@ class Connection(ConnectionBase):
             return {None: found.key_spread(), **{index.name: found.key_spread(index)
                                                  for index in found.spec.indexes}}
 
+    def design_advice(self, table: str) -> list[str]:
+        """Advice on ``table``'s design from a sample of its items: key attributes of concatenated values a
+        multi-attribute GSI would replace (``composite_keys``)."""
+        from .composite_keys import concatenated_keys
+        with self.engine.lock:
+            return [found.advice() for found in concatenated_keys(self.engine.table(table))]
+
     def attribute_names(self, table: str, sample: int = 200, path: tuple = ()) -> list[str]:
         """Key attributes first, then attribute names seen in a sample of items; with ``path``
         (``("Ship",)``), the keys of the maps found there instead."""

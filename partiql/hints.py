@@ -14,7 +14,9 @@ these; the wire and the boto3-shaped client never do). The mistakes:
 - a table that does not exist (DynamoDB's message names none: the hint names
   it, and the nearest existing one), or an index that does not;
 - a misspelt keyword at a syntax error (``FORM``: did you mean FROM?);
-- aggregates (``COUNT(*)``), which the dialect lacks.
+- aggregates (``COUNT(*)``), which the dialect lacks;
+- ``begins_with`` over a key of concatenated values (``TENANT#a#REGION#b``) that a
+  GSI keyed on several attributes would replace.
 
 The common path costs a comparison or two: only full Scans, empty results
 of statements holding a double quote, and errors look further.
@@ -81,11 +83,12 @@ class Seen:
 def for_result(connection, statement: str, params, result) -> None:
     """Add the hints a successful result calls for to ``result.warnings``."""
     plan = result.plan
-    if plan is None or not (plan.full_table_scan or (result.count == 0 and '"' in statement)):
+    prefixed = plan is not None and plan.table is not None and "begins_with" in statement.lower()
+    if plan is None or not (plan.full_table_scan or prefixed or (result.count == 0 and '"' in statement)):
         return
     seen = Seen(connection, statement, params)
     found = near_key(seen) + index_would_query(seen) if plan.full_table_scan else []
-    found += double_quoted(seen)
+    found += double_quoted(seen) + (concatenated_key(seen, plan.table) if prefixed else [])
     result.warnings.extend(hint for hint in dict.fromkeys(found) if hint not in result.warnings)
 
 
@@ -117,6 +120,20 @@ def near_key(seen: Seen, error=None) -> list:
             out.append(f"{name} is not a key attribute: did you mean {key.hash_name}, {whose}? With it this "
                        f"would be a Query, not a Scan{case}")
     return out
+
+
+_BEGINS_WITH = re.compile(r'begins_with\s*\(\s*"?([A-Za-z_][\w-]*)', re.IGNORECASE)
+
+
+def concatenated_key(seen: Seen, table_name: str) -> list:
+    """``begins_with(sk, 'TENANT#acme#')`` over a key of concatenated values: a multi-attribute GSI would
+    pin those parts as attributes (``composite_keys``)."""
+    from .composite_keys import concatenated_keys
+    named = set(_BEGINS_WITH.findall(seen.statement))
+    table = seen.tables.get(table_name)
+    if table is None or not named & set(table.spec.key.names).union(*(i.key.names for i in table.spec.indexes)):
+        return []
+    return [found.advice() for found in concatenated_keys(table) if found.attribute in named]
 
 
 def index_would_query(seen: Seen, error=None) -> list:

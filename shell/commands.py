@@ -186,7 +186,8 @@ def _describe(session, argument: str) -> None:
     if not argument:
         return _tables(session, argument)
     name = argument.strip('"')
-    session.show(render_description(session.db.describe(name), session.db.key_spread(name)))
+    db = session.db
+    session.show(render_description(db.describe(name), db.key_spread(name), db.design_advice(name)))
 
 
 @command(".schema", "[TABLE] [--format json]", "the statement that recreates TABLE (every table without one); "

@@ -147,9 +147,9 @@ def _literal(value) -> str:
     return str(value)
 
 
-def render_description(table: dict, spread: dict | None = None) -> str:
+def render_description(table: dict, spread: dict | None = None, advice: list = ()) -> str:
     """A DynamoDB TableDescription (plus our ``Partitions``) as text; ``spread`` (``Connection.key_spread``)
-    adds how the items spread over partition-key values."""
+    adds how the items spread over partition-key values, ``advice`` lines of advice on the design."""
     from tabulate import tabulate  # why: ~30 ms to import; only .describe and tables need it
 
     types = {d["AttributeName"]: d["AttributeType"] for d in table.get("AttributeDefinitions", [])}
@@ -169,6 +169,8 @@ def render_description(table: dict, spread: dict | None = None) -> str:
         found = spread_lines(spread)
         if found:
             lines += ["Partition keys:"] + [f"  {line}" for line in found]
+    if advice:
+        lines += ["Advice:"] + [f"  {line}" for line in advice]
     partitions = table.get("Partitions") or []
     if partitions:
         rows = [[p["Partition"], _hash_range(p["KeyHashRange"]), f"{p['ItemCount']:,}", human_bytes(p["SizeBytes"])]
