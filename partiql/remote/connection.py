@@ -258,6 +258,10 @@ class RemoteConnection(ConnectionBase):
         """Nothing: how items spread over key values takes a Scan, which a remote table charges for."""
         return {}
 
+    def design_advice(self, table: str) -> list[str]:
+        """Nothing, for the same reason: the advice reads a sample of the table's items."""
+        return []
+
     # ------------------------------------------------------------------ life
     def close(self) -> None:
         self.closed = True

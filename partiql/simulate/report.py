@@ -29,7 +29,8 @@ from .runner import FAILED, REQUESTED, SERVED, THROTTLED, Outcome
 def report(outcome: Outcome) -> dict:
     """The outcome as plain data (JSON-ready)."""
     found = _report(outcome)
-    found["advice"] = design_advice(found)
+    found["advice"] = design_advice(found) + [text for table in outcome.db.table_names()
+                                              for text in outcome.db.design_advice(table)]
     return found
 
 

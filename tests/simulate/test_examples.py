@@ -82,3 +82,16 @@ def test_one_key_on_an_on_demand_table_throttles_at_its_partition():
     count = json.loads(done.stdout)["patterns"][0]
     assert [second[:3] for second in count["per_second"]] == [[1500, 1000, 500]] * 5
     assert count["reasons"] == {"TableWriteKeyRangeThroughputExceeded": 2500}
+
+
+def test_a_multi_attribute_index_throttles_on_a_hot_tenant_like_a_concatenated_key_and_a_shard_spreads_it():
+    found = compared("tenants", duration=10)
+    concatenated, multi, sharded = found["comparison"]
+    # acme takes 27 in 30 of 1,500 writes a second: 1,350 WCU/s on one index key, whose partition serves 1,000
+    for design in (concatenated, multi):
+        assert design["reasons"] == {"IndexWriteKeyRangeThroughputExceeded": design["throttled"]}
+        assert 3_000 <= design["throttled"] <= 4_000
+    assert (sharded["throttled"], sharded["served_share"]) == (0, 1.0)
+    assert any(line.startswith("TenantRegion holds concatenated values ('TENANT#") and "(Tenant, Region)" in line
+               for line in found["designs"][0]["advice"])
+    assert not any("concatenated" in line for line in found["designs"][1]["advice"])
