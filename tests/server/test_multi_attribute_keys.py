@@ -213,11 +213,13 @@ def test_partiql(served, text, parameters, message):
         assert status == 200, body
         if text.startswith("SELECT"):
             assert len(body["Items"]) == 1
-    else:
-        assert (status, body["__type"], body["message"]) == (400, VALIDATION, message)
-        if message == REFUSED:  # (the library answers alike)
-            with pytest.raises(DynamoDBError, match="multi-attribute HASH keys"):
-                served[1].execute(text, [from_wire(p) for p in parameters or ()])
+            assert len(served[1].execute(text).items) == 1  # (the library reads it too)
+        return
+    assert (status, body["__type"], body["message"]) == (400, VALIDATION, message)
+    if parameters is None:  # (the library answers alike; a parameter's text is the wire's alone)
+        with pytest.raises(DynamoDBError) as refused:
+            served[1].execute(text)
+        assert refused.value.message == message
 
 
 def test_18_in_a_batch_only_the_statement_reading_the_index_fails_ahead_of_the_key_only_rule(served):
@@ -326,3 +328,75 @@ def test_mm_32_items_missing_a_key_attribute_are_written_and_left_out(served):
     assert _query_both(served, _mm("gsi_pk = :pk", {":pk": "pk1"}))[1] == ["1", "2", "3", "4"]
     for pk in ("6", "7"):
         assert _call(handler, "DeleteItem", {"TableName": "Mmm", "Key": _s(pk=pk)})[0] == 200
+
+
+MORE = {  # other rules of the spec (§4.2, §4.3, §7.2, §7.3, §7.4) on Maa (h1, h2 HASH; r1, r2 RANGE): request -> message
+    "§7.3 a filter on a HASH attribute": ("Query", {
+        "TableName": "Maa", "IndexName": "gsi", "KeyConditionExpression": "h1 = :a AND h2 = :x",
+        "FilterExpression": "#r = :m", "ExpressionAttributeNames": {"#r": "r2"},
+        "ExpressionAttributeValues": {":a": {"S": "a"}, ":x": {"S": "x"}, ":m": {"S": "m"}}},
+        "Filter Expression can only contain non-primary key attributes: Primary key attribute: r2"),
+    "§7.2 ConsistentRead": ("Query", {
+        "TableName": "Maa", "IndexName": "gsi", "KeyConditionExpression": "h1 = :a AND h2 = :x", "ConsistentRead": True,
+        "ExpressionAttributeValues": {":a": {"S": "a"}, ":x": {"S": "x"}}},
+        "Consistent reads are not supported on global secondary indexes"),
+    "§7.4 a starting key without an index key attribute": ("Query", {
+        "TableName": "Maa", "IndexName": "gsi", "KeyConditionExpression": "h1 = :a AND h2 = :x",
+        "ExclusiveStartKey": _s(id="i1", h1="a", h2="x", r1="m"),
+        "ExpressionAttributeValues": {":a": {"S": "a"}, ":x": {"S": "x"}}}, "The provided starting key is invalid"),
+    "§4.2 a key attribute of another type": ("PutItem", {
+        "TableName": "Maa", "Item": {**_s(id="i9", h1="a"), "h2": {"N": "5"}}},
+        "One or more parameter values were invalid: Type mismatch for Index Key h2 Expected: S Actual: N IndexName: gsi"),
+    "§4.3 an empty key attribute": ("PutItem", {"TableName": "Maa", "Item": _s(id="i9", h1="a", r2="")},
+                                   "One or more parameter values are not valid. A value specified for a secondary "
+                                   "index key is not supported. The AttributeValue for a key attribute cannot contain "
+                                   "an empty string value. IndexName: gsi, IndexKey: r2"),
+}
+
+
+@pytest.mark.parametrize("operation, request_, message", MORE.values(), ids=MORE)
+def test_more_rules(served, operation, request_, message):
+    handler, db = served
+    status, body = _call(handler, operation, request_)
+    assert (status, body.get("message")) == (400, message)
+    assert _library(db, operation, request_) == (400, {"message": message})
+
+
+def test_membership_moves_with_every_key_attribute_and_index_writes_are_charged_so(served):
+    """§4.1 and §11 rule 2: gaining the last key attribute writes the entry (W(new)), changing one moves it
+    (W(old) + W(new)), losing one removes it (W(old))."""
+    handler, _ = served
+
+    def index_units(request):
+        request = {"TableName": "Maa", "Key": _s(id="m1"), "ReturnConsumedCapacity": "INDEXES", **request}
+        status, body = _call(handler, "UpdateItem", request)
+        assert status == 200, body
+        return body["ConsumedCapacity"].get("GlobalSecondaryIndexes", {}).get("gsi", {}).get("CapacityUnits", 0)
+
+    def members():
+        status, body = _call(handler, "Scan", {"TableName": "Maa", "IndexName": "gsi"})
+        return sorted((i["id"]["S"], i["h2"]["S"]) for i in body["Items"])
+    values = {":a": {"S": "a"}, ":y": {"S": "y"}, ":m": {"S": "m"}, ":n": {"S": "n"}}
+    assert index_units({"UpdateExpression": "SET h1 = :a, r1 = :m, r2 = :n", "ExpressionAttributeValues":
+                        {k: values[k] for k in (":a", ":m", ":n")}}) == 0  # (no h2: not in the index)
+    assert ("m1", "y") not in members()
+    assert index_units({"UpdateExpression": "SET h2 = :y", "ExpressionAttributeValues": {":y": values[":y"]}}) == 1
+    assert ("m1", "y") in members()
+    assert index_units({"UpdateExpression": "SET h2 = :a", "ExpressionAttributeValues": {":a": values[":a"]}}) == 2
+    assert ("m1", "a") in members() and ("m1", "y") not in members()
+    assert index_units({"UpdateExpression": "REMOVE r2"}) == 1
+    assert all(member[0] != "m1" for member in members())
+    assert _call(handler, "DeleteItem", {"TableName": "Maa", "Key": _s(id="m1")})[0] == 200
+
+
+def test_an_index_created_by_update_table_is_backfilled(served):
+    handler, _ = served
+    status, body = _call(handler, "UpdateTable", {
+        "TableName": "Ma1", "AttributeDefinitions": [{"AttributeName": n, "AttributeType": "S"} for n in ("r1", "id")],
+        "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "late", "KeySchema": _key_schema(["r1", "id"]),
+                                                    "Projection": {"ProjectionType": "KEYS_ONLY"}}}]})
+    assert status == 200, body
+    found = _call(handler, "Query", {"TableName": "Ma1", "IndexName": "late",
+                                     "KeyConditionExpression": "r1 = :m AND id = :i",
+                                     "ExpressionAttributeValues": {":m": {"S": "m"}, ":i": {"S": "i1"}}})
+    assert found[0] == 200 and found[1]["Items"] == [_s(id="i1", r1="m")]
