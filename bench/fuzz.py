@@ -10,7 +10,7 @@ not str, sets, objects…); wire requests through the HTTP handler. Prints
 the outcomes by kind, then every distinct internal error with one
 reproducer; the exit status is 1 if there was any. ``--model N`` also runs
 the reference-model tests (``tests/engine/test_read_model.py``,
-``test_query_model.py``) with N examples each, on hypothesis seed ``--seed``:
+``test_query_model.py``, ``test_multi_attribute_model.py``) with N examples each, on hypothesis seed ``--seed``:
 a model mismatch fails them, and the exit status.
 """
 
@@ -113,6 +113,9 @@ def run_wire(count: int, rng: random.Random, outcomes, internal) -> None:
     db.close()
 
 
+MODEL_TESTS = ("test_read_model.py", "test_query_model.py", "test_multi_attribute_model.py")
+
+
 def run_model(examples: int, seed: int) -> int:
     """The reference-model tests with ``examples`` examples each; the number that failed."""
     import pytest
@@ -120,7 +123,7 @@ def run_model(examples: int, seed: int) -> int:
     tests = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "engine")
     started = time.perf_counter()
     code = pytest.main(["-q", "-p", "no:cacheprovider", f"--hypothesis-seed={seed}",
-                        os.path.join(tests, "test_read_model.py"), os.path.join(tests, "test_query_model.py")])
+                        *(os.path.join(tests, name) for name in MODEL_TESTS)])
     print(f"model: {examples:,} examples a test, seed {seed}, in {time.perf_counter() - started:.1f} s: "
           f"{'no mismatch' if code == 0 else 'MISMATCHES (above)'}")
     return 0 if code == 0 else 1

@@ -41,6 +41,7 @@ def made_an_hour_ago(monkeypatch):
 
 
 def _copy(tmp_path, name: str) -> str:
+    assert (FILES / name).is_file(), f"{FILES / name} is missing (release_files/make.py makes it)"
     for found in FILES.glob(f"{name}*"):
         shutil.copy(found, tmp_path / found.name)
     return str(tmp_path / name)
