@@ -4,12 +4,26 @@ It calls the engine synchronously in the event loop (the loop serialises
 the engine: no executor, one worker), answers a body over 16 MB with 413
 before reading it (item-api §1.1), and sends the status, headers and body
 as one response. ``GET /`` is the health check DynamoDB answers; another
-method, path or content type is dynalite's 404.
+method, path or content type is dynalite's 404; a POST without a body is a
+SerializationException, as DynamoDB answers it. Every answer carries a
+request id and the CRC-32 of its body (recorded-2026-11 C3).
+
+CORS, as DynamoDB answers it (C1), so that the AWS SDK for JavaScript in a
+browser can use the server: a preflight (``OPTIONS`` with an ``Origin``) is
+answered 200 with the requested method and headers allowed for two days, and
+every answer to a request with an ``Origin`` allows any origin and exposes
+the request id and the CRC.
 """
 
 from __future__ import annotations
 
-from .handler import accepts_content_type
+import json
+import zlib
+
+from partiql.engine.errors import SerializationException
+from partiql.engine.requests.wire import error_to_wire
+
+from .handler import JSON_1_0, accepts_content_type, request_id
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 NOT_FOUND_BODY = b"<UnknownOperationException/>\n"
@@ -27,15 +41,22 @@ class App:
         if scope["type"] != "http":
             return  # lifespan and websockets: nothing to do
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
-        if scope["method"] == "GET" and scope["path"] == "/":
-            return await _send(send, 200, [("content-type", "text/plain")], self.health)
-        if scope["method"] != "POST" or scope["path"] != "/" or not accepts_content_type(headers):
-            return await _send(send, 404, [("content-type", "text/xml")], NOT_FOUND_BODY)
+        cors = _cors(headers)
+        method, path = scope["method"], scope["path"]
+        if method == "OPTIONS" and "origin" in headers:
+            return await _send(send, 200, _preflight(headers), b"", cors)
+        if method == "GET" and path == "/":
+            return await _send(send, 200, [("content-type", "text/plain")], self.health, cors)
+        if method == "POST" and path == "/" and _without_body(headers):
+            body = error_to_wire(SerializationException())
+            return await _send(send, 400, [("content-type", JSON_1_0)], _json(body), cors)
+        if method != "POST" or path != "/" or not accepts_content_type(headers):
+            return await _send(send, 404, [("content-type", "text/xml")], NOT_FOUND_BODY, cors)
         body = await self._body(headers, receive)
         if body is None:
-            return await _send(send, 413, [("connection", "close")], b"")
+            return await _send(send, 413, [("connection", "close")], b"", cors)
         status, out_headers, out_body = self.handler.handle(headers.get("x-amz-target"), headers, body)
-        await _send(send, status, out_headers, out_body)
+        await _send(send, status, out_headers, out_body, cors)
 
     async def _body(self, headers: dict, receive) -> bytes | None:
         """The request body, or None when it is (or would be) over the limit."""
@@ -54,9 +75,42 @@ class App:
                 return b"".join(chunks)
 
 
-async def _send(send, status: int, headers: list, body: bytes) -> None:
-    if not any(name == "content-length" for name, _ in headers):
-        headers = [*headers, ("content-length", str(len(body)))]
+# What a browser may read of an answer, and how long it may keep a preflight's answer (two days: DynamoDB's).
+EXPOSED = "x-amzn-RequestId,x-amz-crc32"
+PREFLIGHT_MAX_AGE = "172800"
+
+
+def _cors(headers: dict) -> list:
+    """The CORS headers of every answer to a request with an ``Origin``."""
+    if "origin" not in headers:
+        return []
+    return [("access-control-allow-origin", "*"), ("access-control-expose-headers", EXPOSED)]
+
+
+def _preflight(headers: dict) -> list:
+    """A preflight's answer: the method and headers the browser asks for, allowed (echoed, as DynamoDB does)."""
+    allowed = [("access-control-max-age", PREFLIGHT_MAX_AGE)]
+    for asked, allow in (("access-control-request-method", "access-control-allow-methods"),
+                         ("access-control-request-headers", "access-control-allow-headers")):
+        if asked in headers:
+            allowed.append((allow, headers[asked]))
+    return allowed
+
+
+def _without_body(headers: dict) -> bool:
+    """A POST that declares no body at all (no length, or 0, and not chunked)."""
+    return headers.get("content-length", "0") == "0" and "transfer-encoding" not in headers
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+async def _send(send, status: int, headers: list, body: bytes, cors: list = ()) -> None:
+    names = {name for name, _ in headers}
+    extra = [] if "content-length" in names else [("content-length", str(len(body)))]
+    if "x-amzn-requestid" not in names:  # (the handler's answers have both)
+        extra += [("x-amzn-requestid", request_id()), ("x-amz-crc32", str(zlib.crc32(body)))]
     await send({"type": "http.response.start", "status": status,
-                "headers": [(name.encode(), value.encode()) for name, value in headers]})
+                "headers": [(name.encode(), value.encode()) for name, value in [*headers, *extra, *cors]]})
     await send({"type": "http.response.body", "body": body})

@@ -101,3 +101,52 @@ def test_no_input_yields_a_500(server, tab, raw, target, body):
     assert status in (200, 400), (status, out)
     if status == 400:
         assert json.loads(out)["__type"].rpartition("#")[2].endswith("Exception")
+
+
+# recorded-2026-11 C1 and C3: CORS as DynamoDB answers it, and the edges of the HTTP face
+PREFLIGHT = {"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST",
+             "Access-Control-Request-Headers": "authorization,content-type,x-amz-date,x-amz-target,x-amz-user-agent"}
+
+
+def _request(raw, method: str, headers: dict, body: bytes = b""):
+    raw.connection.request(method, "/", body=body, headers=headers)
+    response = raw.connection.getresponse()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+
+
+def test_c1_a_preflight_is_answered_as_dynamodb_answers_it(raw):
+    status, headers, body = _request(raw, "OPTIONS", PREFLIGHT)
+    assert (status, body) == (200, b"")
+    assert headers["access-control-allow-origin"] == "*"
+    assert headers["access-control-allow-methods"] == "POST"
+    assert headers["access-control-allow-headers"] == PREFLIGHT["Access-Control-Request-Headers"]
+    assert headers["access-control-max-age"] == "172800"
+
+
+@pytest.mark.parametrize("target, body, status", [
+    ("DynamoDB_20120810.ListTables", {}, 200),
+    ("DynamoDB_20120810.NoSuchOperation", {}, 400),
+])
+def test_c1_every_answer_to_a_request_with_an_origin_allows_it_and_exposes_the_id_and_crc(raw, target, body, status):
+    answer, headers, _ = raw.post(target, body, headers={"Origin": "http://localhost:3000"})
+    assert answer == status
+    assert headers["access-control-allow-origin"] == "*"
+    assert set(headers["access-control-expose-headers"].split(",")) == {"x-amzn-RequestId", "x-amz-crc32"}
+    _, plain, _ = raw.post(target, body)
+    assert "access-control-allow-origin" not in plain  # (no Origin, no CORS headers)
+
+
+@pytest.mark.parametrize("method, content_type, body, status", [
+    ("PUT", "application/x-amz-json-1.0", b"{}", 404),
+    ("POST", "text/plain", b"{}", 404),
+    ("GET", None, b"", 200),
+    ("POST", "application/x-amz-json-1.0", b"", 400),
+    ("POST", None, b"", 400),
+])
+def test_c3_every_answer_carries_a_request_id_and_the_crc_of_its_body(raw, method, content_type, body, status):
+    headers = {"X-Amz-Target": "DynamoDB_20120810.ListTables", **({"Content-Type": content_type} if content_type else {})}
+    answer, out, data = _request(raw, method, headers, body)
+    assert answer == status
+    assert len(out["x-amzn-requestid"]) == 52 and out["x-amz-crc32"] == str(zlib.crc32(data))
+    if status == 400:  # (a POST with no body: a SerializationException, not a 404)
+        assert json.loads(data)["__type"] == "com.amazon.coral.service#SerializationException"
