@@ -24,6 +24,7 @@ from partiql.engine.errors import SerializationException
 from partiql.engine.requests.wire import error_to_wire
 
 from .handler import JSON_1_0, accepts_content_type, request_id
+from .sigv4 import PRESIGNED
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 NOT_FOUND_BODY = b"<UnknownOperationException/>\n"
@@ -41,6 +42,9 @@ class App:
         if scope["type"] != "http":
             return  # lifespan and websockets: nothing to do
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        query = scope.get("query_string", b"").decode("latin-1")
+        if "X-Amz-Signature=" in query:  # (authentication presigned in the query string: see ``sigv4``)
+            headers[PRESIGNED] = query
         cors = _cors(headers)
         method, path = scope["method"], scope["path"]
         if method == "OPTIONS" and "origin" in headers:

@@ -1,4 +1,4 @@
-"""``partiql serve [DATABASE] [--host 127.0.0.1] [--port 8000] [--credentials ID:SECRET] [--ttl-interval S]
+"""``partiql serve [DATABASE] [--host 127.0.0.1] [--port 8000] [--credentials ID:SECRET | --unsigned] [--ttl-interval S]
 [--throughput off|report|enforce] [--classic-partitions]``.
 
 Prints one line with the address (``http://HOST:PORT``, the port the OS
@@ -30,7 +30,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0 lets the OS pick)")
     parser.add_argument("--credentials", metavar="ID:SECRET",
-                        help="verify SigV4 signatures made with this access key (default: accept any)")
+                        help="verify SigV4 signatures made with this access key (default: accept any well-formed one)")
+    parser.add_argument("--unsigned", action="store_true",
+                        help="also serve requests without a signature (every AWS SDK signs; curl and hand-made "
+                             "clients may not)")
     parser.add_argument("--ttl-interval", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
                         help=f"seconds between Time to Live sweeps (default: {DEFAULT_INTERVAL:g})")
     parser.add_argument("--throughput", choices=("off", "report", "enforce"), default="report",
@@ -69,7 +72,8 @@ def main(argv: list, stdout=None, stderr=None) -> int:
         db.close()
         return 1
     try:
-        server = Server(db, args.host, args.port, credentials=credentials, ttl_interval=args.ttl_interval)
+        server = Server(db, args.host, args.port, credentials=credentials, unsigned=args.unsigned,
+                        ttl_interval=args.ttl_interval)
     except OSError as error:
         db.close()
         print(f"partiql: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=stderr)

@@ -25,7 +25,7 @@ import threading
 from .asgi import App
 from .handler import Handler
 from .protocol import protocol_class
-from .sigv4 import Verifier
+from .sigv4 import ShapeChecker, Verifier
 from .ttl import DEFAULT_INTERVAL, Sweeper
 
 BACKLOG = 1024
@@ -38,11 +38,13 @@ class Server:
                          "can read and write every table (use --credentials to require signed requests)")
 
     def __init__(self, connection, host: str = "127.0.0.1", port: int = 8000, *,
-                 credentials: tuple[str, str] | None = None, ttl_interval: float = DEFAULT_INTERVAL):
+                 credentials: tuple[str, str] | None = None, unsigned: bool = False,
+                 ttl_interval: float = DEFAULT_INTERVAL):
         self.connection = connection
         self.socket = _bind(host, port)
         self.host, self.port = host, self.socket.getsockname()[1]
-        verifier = Verifier(*credentials) if credentials else None
+        # (a signature's shape is checked unless ``unsigned``; with credentials, the signature itself)
+        verifier = Verifier(*credentials) if credentials else None if unsigned else ShapeChecker()
         self.handler = Handler(connection, verifier=verifier, address=f"{_url_host(host)}:{self.port}")
         self.app = App(self.handler, region=connection.engine.region)
         self.sweeper = Sweeper(connection.engine, ttl_interval)

@@ -1,9 +1,14 @@
-"""SigV4 verification of a ``POST /`` request, for ``partiql serve --credentials ID:SECRET``.
+"""SigV4 checks of a ``POST /`` request: its shape always, its signature with ``--credentials ID:SECRET``.
 
-Without credentials the server accepts any signature, as DynamoDB Local
-does. With them, a request must carry an ``Authorization: AWS4-HMAC-SHA256``
-header signed with the secret of the one known access key id; the errors and
-texts are DynamoDB's (item-api §1.1, all HTTP 400 in ``com.amazon.coral.service``).
+Without credentials the server accepts any well-formed signature, as
+DynamoDB Local does, and refuses a request with no Authorization, or a
+malformed one, as DynamoDB and DynamoDB Local do (``ShapeChecker``,
+recorded-2026-11 C2); a request presigned in its query string
+(``X-Amz-Signature``) passes too. ``partiql serve --unsigned`` serves
+requests without any. With credentials, a request must carry an
+``Authorization: AWS4-HMAC-SHA256`` header signed with the secret of the one
+known access key id (``Verifier``). The errors and texts are DynamoDB's
+(item-api §1.1, all HTTP 400 in ``com.amazon.coral.service``).
 """
 
 from __future__ import annotations
@@ -20,8 +25,12 @@ MISSING = "Request is missing Authentication Token"
 UNRECOGNIZED = "The security token included in the request is invalid."
 MISMATCH = ("The request signature we calculated does not match the signature you provided. Check your "
             "AWS Secret Access Key and signing method. Consult the service documentation for details.")
-# INF: AWS lists every missing part; this names the first one missing.
-INCOMPLETE = "Authorization header requires '{}' parameter. Authorization={}"
+# AWS names every missing part, in this order, then the header as sent (recorded-2026-11 C2).
+REQUIRED_PARTS = ("Credential", "Signature", "SignedHeaders")
+PART_MISSING = "Authorization header requires '{}' parameter."
+DATE_MISSING = "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header."
+PRESIGNED = "\0presigned"  # where the HTTP face puts a request's query string when it is presigned
+PRESIGNED_PARTS = ("X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date")
 
 _PARTS = re.compile(r"\s*(Credential|SignedHeaders|Signature)\s*=\s*([^,\s]+)\s*,?")
 
@@ -34,6 +43,31 @@ def parse_credentials(text: str) -> tuple[str, str]:
     return key_id, secret
 
 
+def authorization_parts(headers: dict) -> dict:
+    """The parts of a well-formed Authorization header; DynamoDB's error for a missing or malformed one."""
+    authorization = headers.get("authorization")
+    if not authorization:
+        raise MissingAuthenticationTokenException(MISSING)
+    algorithm, _, rest = authorization.partition(" ")
+    parts = dict(_PARTS.findall(rest)) if algorithm == ALGORITHM else {}
+    missing = [PART_MISSING.format(name) for name in REQUIRED_PARTS if name not in parts]
+    if "x-amz-date" not in headers and "date" not in headers:
+        missing.append(DATE_MISSING)
+    if missing:
+        raise IncompleteSignatureException(" ".join(missing) + f" Authorization={authorization}")
+    return parts
+
+
+class ShapeChecker:
+    """Accepts any well-formed signature (or a presigned query string), refuses none or a malformed one."""
+
+    def verify(self, headers: dict, body: bytes) -> None:
+        presigned = headers.get(PRESIGNED)
+        if presigned is not None and all(f"{part}=" in presigned for part in PRESIGNED_PARTS):
+            return
+        authorization_parts(headers)
+
+
 class Verifier:
     """Checks requests against one access key id and its secret."""
 
@@ -43,19 +77,11 @@ class Verifier:
 
     def verify(self, headers: dict, body: bytes) -> None:
         """Raise DynamoDB's error unless ``headers`` carry a valid signature of ``body``."""
-        authorization = headers.get("authorization")
-        if not authorization:
-            raise MissingAuthenticationTokenException(MISSING)
-        algorithm, _, rest = authorization.partition(" ")
-        if algorithm != ALGORITHM:
-            raise IncompleteSignatureException(INCOMPLETE.format("Credential", authorization))
-        parts = dict(_PARTS.findall(rest))
-        for name in ("Credential", "SignedHeaders", "Signature"):
-            if name not in parts:
-                raise IncompleteSignatureException(INCOMPLETE.format(name, authorization))
+        parts = authorization_parts(headers)
         scope = parts["Credential"].split("/")
         if len(scope) != 5 or scope[4] != "aws4_request":
-            raise IncompleteSignatureException(INCOMPLETE.format("Credential", authorization))
+            raise IncompleteSignatureException(PART_MISSING.format("Credential")
+                                               + f" Authorization={headers['authorization']}")
         if scope[0] != self.key_id:
             raise UnrecognizedClientException(UNRECOGNIZED)
         expected = self.signature(headers, body, parts["SignedHeaders"], scope)

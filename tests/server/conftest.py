@@ -40,15 +40,21 @@ def client(server):
     return boto3_client(server.url)
 
 
+# A well-formed signature (any one passes a server without --credentials; a header set to None is not sent).
+SIGNED = {"Authorization": "AWS4-HMAC-SHA256 Credential=local/20261127/us-east-1/dynamodb/aws4_request, "
+                           "SignedHeaders=host;x-amz-date, Signature=0", "X-Amz-Date": "20261127T000000Z"}
+
+
 class Raw:
-    """One keep-alive HTTP connection speaking the JSON protocol by hand."""
+    """One keep-alive HTTP connection speaking the JSON protocol by hand, signed as ``SIGNED``."""
 
     def __init__(self, server):
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
 
     def post(self, target: str | None, body, content_type="application/x-amz-json-1.0", headers=None):
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        sent = {"Content-Type": content_type, **(headers or {})}
+        sent = {name: value for name, value in {"Content-Type": content_type, **SIGNED, **(headers or {})}.items()
+                if value is not None}
         if target is not None:
             sent["X-Amz-Target"] = target
         self.connection.request("POST", "/", body=data, headers=sent)

@@ -16,7 +16,7 @@ import pytest
 
 import partiql
 
-from .conftest import HASH_RANGE
+from .conftest import HASH_RANGE, SIGNED
 
 CLIENTS = 16
 LOAD_SECONDS = float(os.environ.get("PARTIQL_SERVE_LOAD_SECONDS", 3))  # the 30 s: set it to 30
@@ -39,7 +39,7 @@ def stop(process) -> tuple[int, str]:
 
 def post(connection, operation: str, body: dict) -> tuple[int, dict]:
     connection.request("POST", "/", body=json.dumps(body), headers={
-        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"DynamoDB_20120810.{operation}"})
+        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"DynamoDB_20120810.{operation}", **SIGNED})
     response = connection.getresponse()
     data = response.read()
     return response.status, (json.loads(data) if data else {})

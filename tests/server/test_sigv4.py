@@ -38,19 +38,50 @@ def test_other_credentials_are_refused(signed_server, key_id, secret, code, mess
     assert (error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]) == (code, message)
 
 
-@pytest.mark.parametrize("authorization, expected", [
-    (None, {"__type": "com.amazon.coral.service#MissingAuthenticationTokenException",
-            "message": "Request is missing Authentication Token"}),
-    ("AWS4-HMAC-SHA256 Signature=abc", {
-        "__type": "com.amazon.coral.service#IncompleteSignatureException",
-        "message": "Authorization header requires 'Credential' parameter. Authorization=AWS4-HMAC-SHA256 Signature=abc"}),
-], ids=["no-authorization", "incomplete"])
-def test_unsigned_requests_are_refused(signed_server, authorization, expected):
-    raw = Raw(signed_server)
+INCOMPLETE = "com.amazon.coral.service#IncompleteSignatureException"
+SHAPES = {  # (Authorization, X-Amz-Date) -> DynamoDB's answer (recorded-2026-11 C2: every missing part, in order)
+    "no authorization": (None, "20261127T000000Z", "com.amazon.coral.service#MissingAuthenticationTokenException",
+                         "Request is missing Authentication Token"),
+    "the recorded case": ("AWS4-", None, INCOMPLETE,
+                          "Authorization header requires 'Credential' parameter. Authorization header requires "
+                          "'Signature' parameter. Authorization header requires 'SignedHeaders' parameter. "
+                          "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
+                          "Authorization=AWS4-"),
+    "a signature alone": ("AWS4-HMAC-SHA256 Signature=abc", "20261127T000000Z", INCOMPLETE,
+                          "Authorization header requires 'Credential' parameter. Authorization header requires "
+                          "'SignedHeaders' parameter. Authorization=AWS4-HMAC-SHA256 Signature=abc"),
+}
+
+
+@pytest.mark.parametrize("authorization, date, kind, message", SHAPES.values(), ids=SHAPES)
+@pytest.mark.parametrize("which", ["signed_server", "server"])  # (with --credentials, and without)
+def test_a_missing_or_malformed_signature_is_refused(request, which, authorization, date, kind, message):
+    raw = Raw(request.getfixturevalue(which))
     status, _, body = raw.post("DynamoDB_20120810.ListTables", {},
-                               headers={"Authorization": authorization} if authorization else {})
+                               headers={"Authorization": authorization, "X-Amz-Date": date})
     raw.close()
-    assert (status, json.loads(body)) == (400, expected)
+    assert (status, json.loads(body)) == (400, {"__type": kind, "message": message})
+
+
+def test_a_request_presigned_in_its_query_string_is_served(server):
+    raw = Raw(server)
+    query = ("X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=local%2F20261127%2Fus-east-1%2Fdynamodb%2F"
+             "aws4_request&X-Amz-Date=20261127T000000Z&X-Amz-SignedHeaders=host&X-Amz-Signature=abc")
+    raw.connection.request("POST", f"/?{query}", body=b"{}", headers={
+        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.ListTables"})
+    response = raw.connection.getresponse()
+    assert (response.status, "TableNames" in json.loads(response.read())) == (200, True)
+    raw.close()
+
+
+def test_serve_unsigned_serves_a_request_without_a_signature():
+    db = partiql.connect()
+    with Server(db, port=0, unsigned=True) as running:
+        raw = Raw(running)
+        status, _, body = raw.post("DynamoDB_20120810.ListTables", {}, headers={"Authorization": None})
+        raw.close()
+    db.close()
+    assert (status, json.loads(body)) == (200, {"TableNames": []})
 
 
 def test_without_credentials_any_signature_is_accepted(server):
