@@ -38,7 +38,7 @@ def refused_select(stmt, catalog, reason: str) -> RefusedSelect | None:
     if not isinstance(stmt, ast.Select) or not stmt.sources:
         return None
     ref = stmt.sources[0].target
-    table = catalog.get(ref.table) if getattr(ref, "index", None) is not None else None
+    table = catalog.get(ref.table) if isinstance(ref, ast.TableRef) and ref.index is not None else None
     index = table.spec.index(ref.index) if table is not None else None
     if index is None or not index.key.multi:
         return None

@@ -137,7 +137,7 @@ def _refuse_multi_attribute_index(stmt: ast.Select, catalog) -> None:
     """DynamoDB refuses a read of a multi-attribute GSI ahead of the statement's WHERE, COUNT(*) and key
     checks (multi-attribute-keys.md §10 rule 5); the other sources are left to their own checks."""
     ref = stmt.sources[0].target if stmt.sources else None
-    named = getattr(ref, "index", None) is not None  # (a source that is not a table's name is checked later)
+    named = isinstance(ref, ast.TableRef) and ref.index is not None  # (other sources are checked later)
     table = catalog.get(ref.table) if named else None
     index = table.spec.index(ref.index) if table is not None else None
     if index is not None and index.key.multi:

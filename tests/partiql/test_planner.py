@@ -4,7 +4,7 @@ key attribute (refused first), and the `?` that ordering operators compare (chec
 import pytest
 
 import partiql
-from partiql.engine.errors import ValidationException
+from partiql.engine.errors import DynamoDBError, ValidationException
 from partiql.parser import parse, parse_dml
 from partiql.planner import plan
 
@@ -56,3 +56,13 @@ def test_a_path_into_a_key_is_refused_before_operand_types(db, text, key):
     with pytest.raises(ValidationException) as caught:
         plan(parse(text), db.engine.tables)
     assert caught.value.message == SCALAR.format(key)
+
+
+def test_a_select_from_a_parameter_is_a_dynamodb_error_not_an_internal_one():
+    """The multi-attribute refusal looks at the source first; a `?` source has an ``index`` too (its position),
+    and no table: found by test_planner_fuzz."""
+    db = partiql.connect()
+    db.execute("CREATE TABLE Hhh PRIMARY KEY (pk STRING HASH)")
+    for statement in ("SELECT * FROM ? HHH WHERE pk = 'a'", "EXPLAIN SELECT * FROM ? WHERE pk = 'a'"):
+        with pytest.raises(DynamoDBError):
+            db.execute(statement, [""])

@@ -315,3 +315,21 @@ def test_a11_a_key_in_bucket_1365_is_in_segment_0_of_3(handler):
     its hash is past a third of the 64-bit space (an even split of the hash space would put it in segment 1)."""
     assert _call(handler, "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "k7888"}}})[0] == 200
     assert [_scan(handler, Segment=s, TotalSegments=3) for s in range(3)] == [["k7888"], [], []]
+
+
+SERIALIZATION = "com.amazon.coral.service#SerializationException"
+
+
+@pytest.mark.parametrize("value, stored", [
+    ({"B": "+/+="}, None), ({"BS": ["YQ==", "YR=="]}, None), ({"B": "YQ"}, None),  # (C3: not canonical base64)
+    ({"B": "+/8="}, {"B": "+/8="}), ({"BS": ["YQ=="]}, {"BS": ["YQ=="]}),
+])
+def test_c3_base64_must_be_canonical(handler, value, stored):
+    status, body = _call(handler, "PutItem", {"TableName": "Hhh", "Item": {"pk": {"S": "b"}, "b": value}})
+    if stored is None:
+        assert (status, body["__type"]) == (400, SERIALIZATION)
+        assert body["Message"] in ("Invalid last non-pad Base64 character dectected",
+                                   "Base64 encoded length is expected a multiple of 4 bytes but found: 2")
+        return
+    assert status == 200
+    assert _call(handler, "GetItem", {"TableName": "Hhh", "Key": {"pk": {"S": "b"}}})[1]["Item"]["b"] == stored
