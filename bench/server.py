@@ -35,8 +35,10 @@ import time
 from _support import reference_speed  # (must precede the partiql import)
 
 TABLE = "Bench"
+# A well-formed signature: a served database refuses a request without one (recorded-2026-11 C2).
 SIGNED = {"Authorization": "AWS4-HMAC-SHA256 Credential=bench/20260101/us-east-1/dynamodb/aws4_request, "
-                           "SignedHeaders=host, Signature=0", "Content-Type": "application/x-amz-json-1.0"}
+                           "SignedHeaders=host, Signature=0", "X-Amz-Date": "20260101T000000Z",
+          "Content-Type": "application/x-amz-json-1.0"}
 CREATE = {"TableName": TABLE, "BillingMode": "PAY_PER_REQUEST",
           "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
           "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},

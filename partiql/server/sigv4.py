@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import time
+from datetime import datetime, timezone
 
 from partiql.engine.errors import (IncompleteSignatureException, InvalidSignatureException,
                                    MissingAuthenticationTokenException, UnrecognizedClientException)
@@ -68,12 +70,17 @@ class ShapeChecker:
         authorization_parts(headers)
 
 
-class Verifier:
-    """Checks requests against one access key id and its secret."""
+SKEW_SECONDS = 300  # how far a request's X-Amz-Date may be from the server's clock (SigV4's 5 minutes)
+DATE_FORMAT = "%Y%m%dT%H%M%SZ"
 
-    def __init__(self, key_id: str, secret: str):
+
+class Verifier:
+    """Checks requests against one access key id and its secret; ``clock`` gives epoch seconds."""
+
+    def __init__(self, key_id: str, secret: str, clock=time.time):
         self.key_id = key_id
         self.secret = secret
+        self.clock = clock
 
     def verify(self, headers: dict, body: bytes) -> None:
         """Raise DynamoDB's error unless ``headers`` carry a valid signature of ``body``."""
@@ -84,9 +91,25 @@ class Verifier:
                                                + f" Authorization={headers['authorization']}")
         if scope[0] != self.key_id:
             raise UnrecognizedClientException(UNRECOGNIZED)
+        self._check_time(headers.get("x-amz-date"))
         expected = self.signature(headers, body, parts["SignedHeaders"], scope)
         if not hmac.compare_digest(expected, parts["Signature"]):
             raise InvalidSignatureException(MISMATCH)
+
+    def _check_time(self, stamp: str | None) -> None:
+        """A signature made more than 5 minutes before or after now is refused, in SigV4's words (a captured
+        request cannot be replayed later). An X-Amz-Date in another form is left to the signature check."""
+        try:
+            signed = datetime.strptime(stamp or "", DATE_FORMAT).replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            return
+        now = self.clock()
+        if signed < now - SKEW_SECONDS:
+            raise InvalidSignatureException(f"Signature expired: {stamp} is now earlier than "
+                                            f"{_stamp(now - SKEW_SECONDS)} ({_stamp(now)} - 5 min.)")
+        if signed > now + SKEW_SECONDS:
+            raise InvalidSignatureException(f"Signature not yet current: {stamp} is still later than "
+                                            f"{_stamp(now + SKEW_SECONDS)} ({_stamp(now)} + 5 min.)")
 
     def signature(self, headers: dict, body: bytes, signed_headers: str, scope: list[str]) -> str:
         """The hex signature of a ``POST /`` request with these headers and body."""
@@ -101,3 +124,7 @@ class Verifier:
         for part in (date, region, service, "aws4_request"):
             key = hmac.new(key, part.encode(), hashlib.sha256).digest()
         return hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
+
+
+def _stamp(seconds: float) -> str:
+    return datetime.fromtimestamp(int(seconds), timezone.utc).strftime(DATE_FORMAT)

@@ -105,3 +105,56 @@ def test_binding_beyond_loopback_is_flagged(host, open_):
     server.socket.close()
     db.close()
     assert server.open_bind is open_
+
+
+NOW = 1_795_737_600.0  # 2026-11-27T00:00:00Z
+SIGNED_AT = {"expired": (NOW - 301, "Signature expired: 20261126T235459Z is now earlier than 20261126T235500Z "
+                                    "(20261127T000000Z - 5 min.)"),
+             "five minutes before": (NOW - 300, None),
+             "now": (NOW, None),
+             "five minutes after": (NOW + 300, None),
+             "not yet current": (NOW + 301, "Signature not yet current: 20261127T000501Z is still later than "
+                                            "20261127T000500Z (20261127T000000Z + 5 min.)")}
+
+
+def _signed(verifier, stamp: str) -> dict:
+    """Headers of a ListTables request signed by ``verifier``'s own key at ``stamp``."""
+    headers = {"host": "127.0.0.1", "x-amz-date": stamp, "x-amz-target": "DynamoDB_20120810.ListTables"}
+    scope = [verifier.key_id, stamp[:8], "us-east-1", "dynamodb", "aws4_request"]
+    signature = verifier.signature(headers, b"{}", "host;x-amz-date;x-amz-target", scope)
+    headers["authorization"] = (f"AWS4-HMAC-SHA256 Credential={'/'.join(scope)}, "
+                                f"SignedHeaders=host;x-amz-date;x-amz-target, Signature={signature}")
+    return headers
+
+
+@pytest.mark.parametrize("signed_at, message", SIGNED_AT.values(), ids=SIGNED_AT)
+def test_a_signature_more_than_five_minutes_from_the_server_s_clock_is_refused(signed_at, message):
+    """On a virtual clock: SigV4's window is 5 minutes either way, its messages name the three times."""
+    from datetime import datetime, timezone
+
+    from partiql.engine.errors import InvalidSignatureException
+    from partiql.server.sigv4 import Verifier
+    verifier = Verifier("AKIDLOCAL", "s3cret", clock=lambda: NOW)
+    headers = _signed(verifier, datetime.fromtimestamp(signed_at, timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
+    if message is None:
+        verifier.verify(headers, b"{}")
+        return
+    with pytest.raises(InvalidSignatureException) as refused:
+        verifier.verify(headers, b"{}")
+    assert refused.value.message == message
+
+
+def test_a_captured_request_replayed_later_is_refused_over_the_wire(signed_server):
+    """The tried attack: a request signed correctly, sent again later (here: signed an hour ago)."""
+    import time
+    from datetime import datetime, timezone
+
+    from partiql.server.sigv4 import Verifier
+    stamp = datetime.fromtimestamp(time.time() - 3600, timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    headers = _signed(Verifier("AKIDLOCAL", "s3cret"), stamp)
+    raw = Raw(signed_server)
+    status, _, body = raw.post("DynamoDB_20120810.ListTables", {}, headers={
+        "Authorization": headers["authorization"], "X-Amz-Date": stamp, "Host": "127.0.0.1"})
+    raw.close()
+    assert status == 400 and json.loads(body)["__type"] == "com.amazon.coral.service#InvalidSignatureException"
+    assert json.loads(body)["message"].startswith(f"Signature expired: {stamp} is now earlier than ")
