@@ -59,7 +59,7 @@ def key_hash(value) -> int:
         return _text_hash(value)
     if type(value) is tuple:
         return _tuple_hash(value)
-    return _other_hash(type(value) is bytes, value)
+    return _other_hash(value)
 
 
 # The type tag of a value in a multi-attribute HASH tuple.
@@ -73,10 +73,17 @@ def _tuple_hash(values: tuple) -> int:
     (4 bytes, big-endian) and the bytes, so that ("ab", "c") and ("a", "bc") differ."""
     parts = []
     for value in values:
-        data = value.encode("utf-8", "surrogatepass") if type(value) is str else \
-            value if type(value) is bytes else number_bytes(value)
+        data = _hashed_bytes(value)
         parts += [_TAGS.get(type(value), b"N"), len(data).to_bytes(4, "big"), data]
     return digest_hash(b"".join(parts))
+
+
+def _hashed_bytes(value) -> bytes:
+    """The bytes DynamoDB hashes for an S, B or N value."""
+    kind = type(value)
+    if kind is str:
+        return value.encode("utf-8", "surrogatepass")
+    return value if kind is bytes else number_bytes(value)
 
 
 # why cached: the digest is most of a point operation's cost in the storage core, and the items of one
@@ -84,12 +91,12 @@ def _tuple_hash(values: tuple) -> int:
 # equal keys of the cache and hash alike.
 @functools.lru_cache(maxsize=16384)
 def _text_hash(value: str) -> int:
-    return digest_hash(value.encode("utf-8", "surrogatepass"))
+    return digest_hash(_hashed_bytes(value))
 
 
 @functools.lru_cache(maxsize=16384)
-def _other_hash(binary: bool, value) -> int:  # (``binary``: a B value, else an N value)
-    return digest_hash(value if binary else number_bytes(value))
+def _other_hash(value) -> int:  # (a B value or a number: b"1" and 1 are not equal keys of the cache)
+    return digest_hash(_hashed_bytes(value))
 
 
 def digest_hash(data: bytes) -> int:

@@ -33,15 +33,23 @@ class RefusedSelect:
     reason: str
 
 
-def refused_select(stmt, catalog, reason: str) -> RefusedSelect | None:
-    """The RefusedSelect of ``stmt`` when it reads a multi-attribute GSI, else None."""
+def multi_attribute_source(stmt, catalog) -> tuple | None:
+    """(table, index) when ``stmt`` is a SELECT of a multi-attribute GSI, else None (a source that is not a
+    table's name — a ``?`` has an ``index`` too, its position — is left to the statement's own checks)."""
     if not isinstance(stmt, ast.Select) or not stmt.sources:
         return None
     ref = stmt.sources[0].target
     table = catalog.get(ref.table) if isinstance(ref, ast.TableRef) and ref.index is not None else None
     index = table.spec.index(ref.index) if table is not None else None
-    if index is None or not index.key.multi:
+    return (table, index) if index is not None and index.key.multi else None
+
+
+def refused_select(stmt, catalog, reason: str) -> RefusedSelect | None:
+    """The RefusedSelect of ``stmt`` when it reads a multi-attribute GSI, else None."""
+    source = multi_attribute_source(stmt, catalog)
+    if source is None:
         return None
+    table, index = source
     star = any(isinstance(item, ast.ProjectStar) for item in stmt.projection.items)
     projection = None if star else tuple(path(item.expr) for item in stmt.projection.items)
     descending = any((item.direction or "").upper() == "DESC" for item in stmt.order_by)

@@ -128,12 +128,12 @@ _BEGINS_WITH = re.compile(r'begins_with\s*\(\s*"?([A-Za-z_][\w-]*)', re.IGNORECA
 def concatenated_key(seen: Seen, table_name: str) -> list:
     """``begins_with(sk, 'TENANT#acme#')`` over a key of concatenated values: a multi-attribute GSI would
     pin those parts as attributes (``composite_keys``)."""
-    from .composite_keys import concatenated_keys
+    from .composite_keys import remembered_keys
     named = set(_BEGINS_WITH.findall(seen.statement))
     table = seen.tables.get(table_name)
     if table is None or not named & set(table.spec.key.names).union(*(i.key.names for i in table.spec.indexes)):
         return []
-    return [found.advice() for found in concatenated_keys(table) if found.attribute in named]
+    return [found.advice() for found in remembered_keys(seen.connection.engine, table) if found.attribute in named]
 
 
 def index_would_query(seen: Seen, error=None) -> list:

@@ -18,7 +18,7 @@ from partiql.engine.schema import IndexSpec, KeySchema
 
 from . import ast, ast_walk, shell_ast
 from .access import Analysis, analyse
-from .api_only import refused_select
+from .api_only import multi_attribute_source, refused_select
 from .checks import check_statement, projected_name
 from .errors import StatementError
 from .conditions import Param, action, condition, ordered_params, path
@@ -101,8 +101,10 @@ class ExplainTemplate:
 
 def plan(stmt: ast.Statement, catalog) -> object:
     """The template of a parsed statement; ``catalog`` maps table names to engine tables."""
-    if isinstance(stmt, ast.Select):
-        _refuse_multi_attribute_index(stmt, catalog)  # (ahead of the statement's own checks: COUNT(*)…)
+    # DynamoDB refuses a read of a multi-attribute GSI ahead of the statement's WHERE, COUNT(*) and key
+    # checks (multi-attribute-keys.md §10 rule 5)
+    if multi_attribute_source(stmt, catalog) is not None:
+        raise ValidationException(MULTI_ATTRIBUTE_INDEX)
     check_statement(stmt)
     builder = _BUILDERS.get(type(stmt))
     if builder is None:
@@ -132,17 +134,6 @@ def _walk_where(where, names) -> tuple:
 
 
 # -------------------------------------------------------------------- SELECT
-
-def _refuse_multi_attribute_index(stmt: ast.Select, catalog) -> None:
-    """DynamoDB refuses a read of a multi-attribute GSI ahead of the statement's WHERE, COUNT(*) and key
-    checks (multi-attribute-keys.md §10 rule 5); the other sources are left to their own checks."""
-    ref = stmt.sources[0].target if stmt.sources else None
-    named = isinstance(ref, ast.TableRef) and ref.index is not None  # (other sources are checked later)
-    table = catalog.get(ref.table) if named else None
-    index = table.spec.index(ref.index) if table is not None else None
-    if index is not None and index.key.multi:
-        raise ValidationException(MULTI_ATTRIBUTE_INDEX)
-
 
 # DynamoDB refuses every PartiQL read of a multi-attribute GSI, whatever its table (multi-attribute-keys.md §10).
 MULTI_ATTRIBUTE_INDEX = ("PartiQL statements cannot be executed on tables with multi-attribute HASH keys or "

@@ -28,6 +28,7 @@ from sys import intern
 from decimal import Decimal
 
 from ..keys import key_bytes
+from ..placement import key_hash
 from ..schema import IndexSpec, KeySchema, OnDemandThroughput, Projection, TableSpec, Throughput, WarmThroughput
 from ..types import number_text
 from ..wire_values import to_wire
@@ -131,6 +132,12 @@ def row_key(h: int, pk, sort: tuple | None) -> bytes:
 
 
 ROW_KEY_HEAD = struct.Struct(">QH").pack  # the hash (8 bytes), the pk's length (2): big-endian
+
+
+def item_row_key(schema: KeySchema, item: dict) -> bytes:
+    """The row key an item of a table keyed by ``schema`` is stored under."""
+    pk = item[schema.hash_name]
+    return row_key(key_hash(pk), pk, None if schema.range_name is None else (item[schema.range_name],))
 
 
 def _number_key(data: bytes):

@@ -52,9 +52,9 @@ import os
 import sqlite3
 from decimal import Decimal
 
-from ..placement import digest_hash, key_hash, number_bytes
+from ..placement import digest_hash, number_bytes
 from .errors import StorageError
-from .codec import ROW_KEY_HEAD, decode_item, decode_spec, item_checksum, row_key, table_checksum
+from .codec import ROW_KEY_HEAD, decode_item, decode_spec, item_checksum, item_row_key, table_checksum
 from ..types import item_size
 
 APPLICATION_ID = 0x50514444  # "PQDD"
@@ -111,9 +111,7 @@ def _v1_to_v2(db: sqlite3.Connection) -> None:
 
 def _v2_row(tid: int, key, text: str) -> tuple:
     item = decode_item(text)
-    pk = item[key.hash_name]
-    sort = None if key.range_name is None else (item[key.range_name],)
-    return tid, row_key(key_hash(pk), pk, sort), item_size(item), text
+    return tid, item_row_key(key, item), item_size(item), text
 
 
 def _v2_to_v3(db: sqlite3.Connection) -> None:

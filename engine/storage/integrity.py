@@ -25,13 +25,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 from . import file_format, stream_rows, write_log
-from ..placement import key_hash
 from ..schema import KeySchema
-from .codec import decode_item, decode_spec, item_checksum, row_key, table_checksum
+from .codec import decode_item, decode_spec, item_checksum, item_row_key, table_checksum
 from .errors import StorageError
 from .log_format import LogDamaged
 
 MAX_PROBLEMS = 20  # listed in a report; the count says how many more there were
+PLACED_SINCE = 6  # the format since which a row key holds DynamoDB's key hash (``placement``)
 
 
 @dataclass
@@ -215,7 +215,7 @@ def _check_items(db, report: CheckReport, tid: int, spec, checksums: bool, overl
             continue
         try:
             item = decode_item(text)
-            placed = _placed_key(spec.key, item)
+            placed = item_row_key(spec.key, item)
         except (ValueError, KeyError, TypeError) as error:
             report.add(f"{where}: cannot be read ({type(error).__name__}: {error})")
             continue
@@ -224,12 +224,3 @@ def _check_items(db, report: CheckReport, tid: int, spec, checksums: bool, overl
             continue
         count += 1
     return count
-
-
-PLACED_SINCE = 6  # the format since which a row key holds DynamoDB's key hash (``placement``)
-
-
-def _placed_key(schema: KeySchema, item: dict) -> bytes:
-    """The row key an item is stored under (``codec.row_key``)."""
-    pk = item[schema.hash_name]
-    return row_key(key_hash(pk), pk, None if schema.range_name is None else (item[schema.range_name],))

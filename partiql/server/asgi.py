@@ -17,13 +17,12 @@ the request id and the CRC.
 
 from __future__ import annotations
 
-import json
 import zlib
 
 from partiql.engine.errors import SerializationException
 from partiql.engine.requests.wire import error_to_wire
 
-from .handler import JSON_1_0, accepts_content_type, request_id
+from .handler import JSON_1_0, accepts_content_type, answer, request_id
 from .sigv4 import PRESIGNED
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -52,8 +51,7 @@ class App:
         if method == "GET" and path == "/":
             return await _send(send, 200, [("content-type", "text/plain")], self.health, cors)
         if method == "POST" and path == "/" and _without_body(headers):
-            body = error_to_wire(SerializationException())
-            return await _send(send, 400, [("content-type", JSON_1_0)], _json(body), cors)
+            return await _send(send, *answer(400, error_to_wire(SerializationException()), JSON_1_0), cors)
         if method != "POST" or path != "/" or not accepts_content_type(headers):
             return await _send(send, 404, [("content-type", "text/xml")], NOT_FOUND_BODY, cors)
         body = await self._body(headers, receive)
@@ -104,10 +102,6 @@ def _preflight(headers: dict) -> list:
 def _without_body(headers: dict) -> bool:
     """A POST that declares no body at all (no length, or 0, and not chunked)."""
     return headers.get("content-length", "0") == "0" and "transfer-encoding" not in headers
-
-
-def _json(value) -> bytes:
-    return json.dumps(value, separators=(",", ":")).encode()
 
 
 async def _send(send, status: int, headers: list, body: bytes, cors: list = ()) -> None:

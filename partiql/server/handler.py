@@ -39,7 +39,7 @@ log = logging.getLogger("partiql.server")
 class Handler:
     """Answers DynamoDB wire requests against one open database (a ``Connection``).
 
-    ``verifier`` (``sigv4.Verifier``) checks signatures when given; ``address``
+    ``verifier`` (``sigv4.ShapeChecker`` or ``sigv4.Verifier``) checks signatures when given; ``address``
     is what DescribeEndpoints reports (``host:port``).
     """
 
@@ -54,15 +54,15 @@ class Handler:
         try:
             response = self._dispatch(target, headers, body)
         except DynamoDBError as error:
-            return self._answer(error.http_status, error_to_wire(error), content_type)
+            return answer(error.http_status, error_to_wire(error), content_type)
         except StorageError as error:  # (the environment, not a bug: no traceback, the cause in the answer)
             log.warning("%s answered 500: %s", target, error)
-            return self._answer(500, error_to_wire(InternalServerError(str(error))), content_type)
+            return answer(500, error_to_wire(InternalServerError(str(error))), content_type)
         except Exception:  # noqa: BLE001 - the one place a bug becomes a 500 instead of a dead server
             log.exception("internal error answering %s", target)
             error = InternalServerError("Internal server error")
-            return self._answer(500, error_to_wire(error), content_type)
-        return self._answer(200, response, content_type)
+            return answer(500, error_to_wire(error), content_type)
+        return answer(200, response, content_type)
 
     def _dispatch(self, target, headers: dict, body: bytes):
         prefix, _, operation = (target or "").partition(".")
@@ -76,13 +76,14 @@ class Handler:
             return {"Endpoints": [{"Address": self.address, "CachePeriodInMinutes": ENDPOINT_CACHE_MINUTES}]}
         return api.call(self.connection, operation, request)
 
-    @staticmethod
-    def _answer(status: int, response, content_type: str) -> tuple[int, list, bytes]:
-        # An operation with an empty output answers an empty body, not {} (item-api §1.2).
-        body = b"" if response is None else json.dumps(response, separators=(",", ":")).encode()
-        headers = [("content-type", content_type), ("content-length", str(len(body))),
-                   ("x-amzn-requestid", request_id()), ("x-amz-crc32", str(zlib.crc32(body)))]
-        return status, headers, body
+
+def answer(status: int, response, content_type: str) -> tuple[int, list, bytes]:
+    """(status, headers, body) of an answer: ``response`` as JSON, with a request id and the CRC-32 of the body.
+    An operation with an empty output answers an empty body, not {} (item-api §1.2): ``response`` None."""
+    body = b"" if response is None else json.dumps(response, separators=(",", ":")).encode()
+    headers = [("content-type", content_type), ("content-length", str(len(body))),
+               ("x-amzn-requestid", request_id()), ("x-amz-crc32", str(zlib.crc32(body)))]
+    return status, headers, body
 
 
 def _content_type(headers: dict) -> str:

@@ -54,3 +54,25 @@ def test_describe_and_a_begins_with_over_the_key_give_the_advice():
     from partiql.shell.explain import render_description
     text = render_description(db.describe("Orders"), db.key_spread("Orders"), db.design_advice("Orders"))
     assert "Advice:\n  sk holds concatenated values ('REGION#eu#STATUS#s0#0')" in text
+
+
+def test_the_hint_looks_at_a_sample_again_only_as_the_table_grows(monkeypatch):
+    """A begins_with statement must not read 200 items each time: the finding is remembered per table, looked
+    for again while the table is under the sample, or once it has grown by a tenth."""
+    from partiql import composite_keys
+    looks = []
+    real = composite_keys.concatenated_keys
+    monkeypatch.setattr(composite_keys, "concatenated_keys", lambda table: looks.append(1) or real(table))
+    db = _table([{"sk": f"REGION#eu#STATUS#s{n % 2}#{n}", "Region": "eu", "Status": f"s{n % 2}"}
+                 for n in range(composite_keys.SAMPLE + 20)])
+    statement = "SELECT * FROM Orders WHERE pk = 'acme' AND begins_with(sk, 'REGION#eu#STATUS#s1')"
+    for _ in range(5):
+        assert any("concatenated" in warning for warning in db.execute(statement).warnings)
+    assert len(looks) == 1
+    db.engine.put_item(TableName="Orders", Item={"pk": "acme", "sk": "one more"})
+    db.execute(statement)
+    assert len(looks) == 1  # (220 → 221 items: less than a tenth)
+    for n in range(25):
+        db.engine.put_item(TableName="Orders", Item={"pk": "acme", "sk": f"more{n}"})
+    db.execute(statement)
+    assert len(looks) == 2
