@@ -38,6 +38,7 @@ well-formed request skip both passes.
 from __future__ import annotations
 
 import base64
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -169,7 +170,8 @@ def render_value(value, shape: dict | None = None) -> str:
         if shape and shape.get("to_string") == "class":
             return _class_string(value, shape)
         # INF: maps/structures as {k=v, ...}; the spec calls this non-contractual.
-        return "{" + ", ".join(f"{key}={render_value(element)}" for key, element in value.items()) + "}"
+        element = shape.get("value") if shape and shape["type"] == "Map" else None
+        return "{" + ", ".join(f"{key}={render_value(member, element)}" for key, member in value.items()) + "}"
     if isinstance(value, (bytes, bytearray, memoryview)):
         return base64.b64encode(bytes(value)).decode("ascii")
     return str(value)
@@ -181,10 +183,6 @@ def _class_string(value: dict, shape: dict) -> str:
     fields = ", ".join(f"{CLASSIC.member(name)}={render_value(value[name], members[name])}"
                        for name in members if value.get(name) is not None)
     return f"{shape['name']}({fields})"
-
-
-def _quoted(value, shape: dict | None = None) -> str:
-    return "null" if value is None else f"'{render_value(value, shape)}'"
 
 
 def java_length(value) -> int:
@@ -225,12 +223,23 @@ _CONSTRAINT = {key: (failed, text) for key, failed, text in CONSTRAINTS}
 _BRACKET_ORDER = ("max_len", "min_len", "max", "min", "pattern", "enum")
 
 
+class Bare(str):
+    """An envelope item DynamoDB words without the envelope (a message of its own)."""
+
+
 @dataclass(frozen=True)
 class Style:
-    """How an operation's envelope items read: member names in paths, and whether the value is shown."""
+    """How an envelope item reads: member names in paths, whether (and how) the value is shown.
+
+    ``keys``: the style of a Map's ``Map keys must satisfy`` item, when it differs; ``text``: the whole
+    item, whatever the constraint (recorded quirks), given without the envelope.
+    """
 
     member: Callable[[str], str]
     shows_value: bool
+    render: Callable | None = None
+    keys: Style | None = None
+    text: str | None = None
 
     def path(self, parent: str, name: str) -> str:
         """``keySchema`` / ``provisionedThroughput.readCapacityUnits`` (classic); ``Limit`` (modern)."""
@@ -239,16 +248,34 @@ class Style:
 
     def item(self, value, path: str, constraint: str, shape: dict | None = None) -> str:
         """One envelope item: ``Value <v> at '<path>' failed to satisfy constraint: <c>``."""
-        shown = f" {_quoted(value, shape)}" if self.shows_value else ""
+        if self.text is not None:
+            return Bare(self.text)
+        shown = ""
+        if self.shows_value:
+            shown = " null" if value is None else f" '{(self.render or render_value)(value, shape)}'"
         return f"Value{shown} at '{path}' failed to satisfy constraint: {constraint}"
 
 
 # §2.2: ``Value '0' at 'limit'``: the value, the member's first letter lower-cased.
 CLASSIC = Style(member=lambda name: name[:1].lower() + name[1:], shows_value=True)
-# why (recorded against DynamoDB 2026-04, issue #14): some operations (Query,
-# BatchGetItem) answer in a newer form, ``Value at 'Limit'``: no value, the member
-# as the model spells it. ``requests.shapes.MODERN_FORM`` lists them.
+# why (recorded against DynamoDB 2026-04 and 2026-09/10): DynamoDB is moving its checks to a newer
+# framework, whose items read ``Value at 'Limit'``: no value, the member as the model spells it. Which
+# members answer so is data (``requests.check_order``).
 MODERN = Style(member=lambda name: name, shows_value=False)
+
+
+def json_echo(value, shape: dict | None = None) -> str:
+    """A value shown as the compact JSON the client sent (recorded-2026-11 B6: BatchGetItem's RequestItems)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=_json_default)
+
+
+def _json_default(value):
+    # an in-process request's engine values (the wire's are JSON already)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    return str(value)
 
 
 def violation(value, path: str, constraint: str) -> str:
@@ -299,9 +326,12 @@ def _map_children(value, shape, path, style):
     # INF: one item per map for its keys and one for its values, whatever the
     # number of offending entries.
     if any(_own(key, key_shape) for key in value):
-        yield style.item(value, path, f"Map keys must satisfy constraint: {_bracket(key_shape)}")
+        keys = style.keys or style
+        # (a member's own name, in the keys' style: ``requestItems`` where the entries say ``RequestItems``)
+        named = path if "." in path else keys.member(path)
+        yield keys.item(value, named, f"Map keys must satisfy constraint: {_bracket(key_shape)}", shape)
     if any(element is not None and _own(element, value_shape) for element in value.values()):
-        yield style.item(value, path, f"Map value must satisfy constraint: {_bracket(value_shape)}")
+        yield style.item(value, path, f"Map value must satisfy constraint: {_bracket(value_shape)}", shape)
     nested = _CHILDREN.get(value_shape["type"])
     if nested is None:
         return
@@ -312,19 +342,21 @@ def _map_children(value, shape, path, style):
             yield from nested(element, value_shape, f"{path}.{key}.member", style)
 
 
-def _structure_children(value, shape, path, style):
+def _structure_children(value, shape, path, style, styles=None):
     if not isinstance(value, dict):
         return
     for name, member_shape in shape["members"].items():
-        yield from _walk(value.get(name), member_shape, style.path(path, name), style)
+        own = styles.get(name, style) if styles else style
+        yield from _walk(value.get(name), member_shape, own.path(path, name), own)
 
 
 _CHILDREN = {"List": _list_children, "Map": _map_children, "Structure": _structure_children}
 
 
-def violations(request: dict, shape: dict, style: Style = CLASSIC) -> list[str]:
-    """Every envelope item for ``request`` (a Structure), in the shape's member order."""
-    return list(_structure_children(request, shape, "", style))
+def violations(request: dict, shape: dict, style: Style = CLASSIC, styles: dict | None = None) -> list[str]:
+    """Every envelope item for ``request`` (a Structure), in the shape's member order; ``styles`` names the
+    top-level members that answer in another style than ``style``."""
+    return list(_structure_children(request, shape, "", style, styles))
 
 
 # ------------------------------------------------- is anything wrong? (fast)
@@ -396,19 +428,23 @@ _FAULTY_CHILDREN = {"Structure": _faulty_members, "List": _faulty_elements, "Map
 
 
 def envelope_message(items: list[str]) -> str:
-    """``1 validation error detected: a`` / ``N validation errors detected: a; b`` (first ten)."""
+    """``1 validation error detected: a`` / ``N validation errors detected: a; b`` (first ten); a ``Bare``
+    item alone is its own message."""
+    if len(items) == 1 and isinstance(items[0], Bare):
+        return str(items[0])
     shown = items[:MAX_REPORTED]
     noun = "error" if len(shown) == 1 else "errors"
     return f"{len(shown)} validation {noun} detected: " + "; ".join(shown)
 
 
-def validate(request: dict, shape: dict, style: Style = CLASSIC) -> None:
-    """Phase 4: raise one ValidationException listing the violations, if any."""
+def validate(request: dict, shape: dict, style: Style = CLASSIC, styles: dict | None = None,
+             first_only: bool = False) -> None:
+    """Phase 4: raise one ValidationException listing the violations (only the first: ``first_only``)."""
     if not faulty(request, shape):
         return
-    items = violations(request, shape, style)
+    items = violations(request, shape, style, styles)
     if items:
-        raise ValidationException(envelope_message(items))
+        raise ValidationException(envelope_message(items[:1] if first_only else items))
 
 
 def check_request(request, shape: dict) -> dict:

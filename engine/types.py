@@ -75,6 +75,11 @@ def type_of(value) -> str:
 
 # ----------------------------------------------------------------------- numbers
 
+_INT_MIN, _INT_MAX = -2 ** 31, 2 ** 31 - 1
+_OVERFLOW = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+_UNDERFLOW = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+
+
 def number_problem(number: Decimal) -> str | None:
     """DynamoDB's complaint about a number's range or precision, or None.
 
@@ -84,10 +89,14 @@ def number_problem(number: Decimal) -> str | None:
     # why zero too: DynamoDB refuses 0e126 and 0e-131 as it refuses 1e126 (recorded-2026-11 A8); a
     # zero's exponent is the one it was written with (Decimal("0e126").adjusted() == 126)
     exponent = number.adjusted()
+    if not _INT_MIN <= exponent + 1 <= _INT_MAX:
+        # why: DynamoDB measures a number's magnitude (precision - scale) in 32-bit arithmetic, which
+        # wraps: 1e2147483647 is a Number underflow to it (recorded-2026-11 B7)
+        exponent += -2 ** 32 if exponent > 0 else 2 ** 32
     if exponent > limits.NUMBER_MAX_EXPONENT:
-        return "Number overflow. Attempting to store a number with magnitude larger than supported range"
+        return _OVERFLOW
     if exponent < limits.NUMBER_MIN_EXPONENT:
-        return "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+        return _UNDERFLOW
     if len(number.normalize(NUMBER_CONTEXT).as_tuple().digits) > limits.NUMBER_MAX_DIGITS:
         return "Attempting to store more than 38 significant digits in a Number"
     return None
@@ -118,9 +127,10 @@ def checked_number(number: Decimal) -> Decimal:
 
 def parse_number(text: str) -> Decimal:
     """Parse DynamoDB number text (``"-00001.2340"``, ``"1e3"``) to a canonical Decimal."""
-    if not isinstance(text, str) or not text:
+    if not isinstance(text, str):
         raise ValidationException("The parameter cannot be converted to a numeric value")
-    if not _NUMBER_SYNTAX.match(text) or _exponent_overflows(text):
+    # why the colon with nothing after it for "": recorded-2026-11 B4 (DynamoDB 2026-09/10)
+    if not _NUMBER_SYNTAX.match(text) or not_a_java_big_decimal(text):
         raise ValidationException(f"The parameter cannot be converted to a numeric value: {text}")
     try:
         number = Decimal(text)
@@ -129,11 +139,21 @@ def parse_number(text: str) -> Decimal:
     return checked_number(number)
 
 
-def _exponent_overflows(text: str) -> bool:
-    """Whether the exponent written in number text is past a 32-bit integer, which DynamoDB cannot parse at
-    all: ``1e99999999999`` is not a number to it, ``1e200`` is one too large (partiql-dynamodb §5.2, C-200)."""
+def not_a_java_big_decimal(text: str) -> bool:
+    """Whether Java's BigDecimal refuses number text (DynamoDB then cannot parse it at all: ``1e99999999999``
+    is not a number to it, ``1e200`` is one too large; partiql-dynamodb §5.2, C-200, recorded-2026-11 B7):
+    its exponent must be a 32-bit integer, and so must its scale (the digits after the point, less the
+    exponent)."""
     mark = text.find("e") if "e" in text else text.find("E")
-    return mark >= 0 and abs(int(text[mark + 1:])) > 2_147_483_647
+    if mark < 0:
+        return False
+    written = text[mark + 1:].lstrip("+-").lstrip("0")
+    if len(written) > 10:  # (past 32 bits, and int() of thousands of digits is refused)
+        return True
+    exponent = int(("-" if text[mark + 1] == "-" else "") + (written or "0"))
+    point = text.find(".")
+    fraction = 0 if point < 0 else mark - point - 1
+    return not (_INT_MIN <= exponent <= _INT_MAX and _INT_MIN <= fraction - exponent <= _INT_MAX)
 
 
 def number_text(number: Decimal) -> str:

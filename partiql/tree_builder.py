@@ -14,6 +14,8 @@ from typing import Any
 
 from lark import Token, Transformer
 
+from partiql.engine.types import not_a_java_big_decimal
+
 from . import ast, shell_ast
 from .errors import StatementError
 from .keywords import TOKEN_TYPES
@@ -97,13 +99,33 @@ class PostLex:
 
 _LITERALS = {
     "STRING": lambda t, s: ast.StringLit(_unquote(t), s),
-    "NUMBER": lambda t, s: ast.NumberLit(str(t), s),
+    "NUMBER": lambda t, s: _number(str(t), s),
     "TRUE": lambda t, s: ast.BoolLit(True, s),
     "FALSE": lambda t, s: ast.BoolLit(False, s),
     "NULL": lambda t, s: ast.NullLit(s),
     "MISSING": lambda t, s: ast.MissingLit(s),
     "ION": lambda t, s: ast.IonLit(str(t[1:-1]), s),
 }
+
+def _number(text: str, span) -> ast.NumberLit:
+    # why: a literal Java's BigDecimal cannot read (its exponent or scale past 32 bits) is, to DynamoDB, a
+    # statement that is not well formed, with nothing after the colon (recorded-2026-11 B7)
+    if not_a_java_big_decimal(text):
+        raise StatementError.syntax("", span.line, span.column, span.length)
+    return ast.NumberLit(text, span)
+
+
+# why (recorded-2026-11 B8): type names PartiQL reads that DynamoDB's translator has no test for are
+# "Unsupported operation: IsType"; other words where a type belongs are not type names at all.
+_IS_TYPE_UNSUPPORTED = frozenset(("INT2", "INTEGER2", "INT4", "INTEGER4", "INT8", "INTEGER8", "BIGINT",
+                                  "DOUBLE PRECISION", "CHARACTER VARYING"))
+
+
+def _unsupported_type(name: str, span):
+    if name in _IS_TYPE_UNSUPPORTED:
+        raise StatementError.near("Unsupported operation: IsType", span)
+    raise StatementError.syntax("Expected type name", span.line, span.column, span.length)
+
 
 _DDL_TYPES = {"s": "S", "string": "S", "n": "N", "number": "N", "b": "B", "binary": "B"}
 
@@ -239,7 +261,7 @@ class TreeBuilder(Transformer):
         return c[-1]
 
     def update(self, c):
-        start, table, actions, where, returning = c
+        start, table, _, actions, where, returning = c
         return ast.Update(table, tuple(actions), where, returning, False,
                           _over(start, actions[-1], where, returning))
 
@@ -249,8 +271,11 @@ class TreeBuilder(Transformer):
                           _over(start, actions[-1], returning))
 
     def delete(self, c):
-        start, _, table, where, returning = c
+        start, _, table, _, where, returning = c
         return ast.Delete(table, where, returning, _over(start, table, where, returning))
+
+    def dml_alias(self, c):
+        raise StatementError.near("Aliasing is not supported", _over(*[part for part in c if part is not None]))
 
     def dml_target(self, c):
         return ast.TableRef(tuple(n.name for n in c), _over(c[0], c[-1]))
@@ -325,6 +350,12 @@ class TreeBuilder(Transformer):
 
     def is_type(self, c):
         return c[0].upper(), _over(c[0], *c[1:])
+
+    def two_word_type(self, c):
+        return _unsupported_type(" ".join(str(word).upper() for word in c), _over(*c))
+
+    def word_type(self, c):
+        return _unsupported_type(str(c[0]).upper(), _span(c[0]))
 
     # operands
     def binary(self, c):

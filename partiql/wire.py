@@ -17,8 +17,9 @@ from partiql.engine.envelope import (ATTRIBUTE_VALUE, RETURN_CONSUMED_CAPACITY,
                                      integer, list_of, string, structure)
 from partiql.engine.errors import DynamoDBError, ValidationException, reason_code
 from partiql.engine.limits import TRANSACT_MAX_ITEMS
-from partiql.engine.wire_values import from_wire, item_to_wire
+from partiql.engine.wire_values import from_wire, item_to_wire, wire_nesting_problem
 
+from .executor import PARAMETER_TOO_DEEP
 from .statements import MAX_BATCH, MAX_STATEMENT_LENGTH
 
 _STATEMENT = string(required=True, min_len=1, max_len=MAX_STATEMENT_LENGTH)
@@ -56,9 +57,16 @@ def statement_call(connection, operation: str, request) -> dict:
 
 
 def _params(parameters) -> list:
+    """The parameters as engine values, checked in document order, each one's depth before its values
+    (recorded-2026-11 B7: ``[deep(40), {"N": "abc"}]`` is the nesting error)."""
     if parameters is None:
         return []
-    return [from_wire(value) for value in parameters]
+    values = []
+    for value in parameters:
+        if wire_nesting_problem(value):
+            raise ValidationException(PARAMETER_TOO_DEEP)
+        values.append(from_wire(value))
+    return values
 
 
 def _capacity(checked: dict) -> str:

@@ -24,7 +24,10 @@ _KEY_OPERATORS = {Or: "OR", Not: "NOT", In: "IN"}
 
 
 def check_key_condition(condition) -> None:
-    """The structural rules of item-api §3.9 that need no table (prefixed ``Invalid KeyConditionExpression: ``).
+    """The structural rules of item-api §3.9 that need no table.
+
+    why no ``Invalid KeyConditionExpression: `` prefix: it belongs to parse errors only (recorded-2026-11 B9,
+    DynamoDB 2026-09/10; item-api §3.9 had it on these too).
 
     INF: checks run in passes — operators (pre-order), then size() anywhere,
     then each condition's operands, then keys used twice.
@@ -42,7 +45,7 @@ def check_key_condition(condition) -> None:
 
 
 def _key_error(message: str):
-    raise ValidationException(f"Invalid KeyConditionExpression: {message}")
+    raise ValidationException(message)
 
 
 def _key_operators(node, atoms: list) -> None:

@@ -33,6 +33,7 @@ decided at compile time.
 from __future__ import annotations
 
 import functools
+import re
 
 from lark.exceptions import UnexpectedInput
 
@@ -75,12 +76,54 @@ def parse_key_condition(text: str, ctx: ExpressionContext, *, defer: bool = Fals
     ``ctx.check_unused()`` instead, which is where DynamoDB reports them
     (item-api §2.1 step 5: after unused names and values).
     """
-    condition = flatten_and(_substitute(_compiled("condition", text), ctx, "KeyConditionExpression"))
+    try:
+        condition = flatten_and(_substitute(_compiled("condition", text), ctx, "KeyConditionExpression"))
+    except ValidationException:
+        _first_failing_clause(text, ctx)
+        raise
     if defer:
         ctx._deferred.append(lambda: check_key_condition(condition))
     else:
         check_key_condition(condition)
     return condition
+
+
+def _first_failing_clause(text: str, ctx: ExpressionContext) -> None:
+    """Raise the error of the first clause, in the order written, that has one on its own.
+
+    why: DynamoDB checks a key condition's clauses one by one (recorded-2026-11 B2:
+    ``begins_with(sk, :n) AND pk = :missing``, ``:n`` a number, is the operand-type error, though an
+    undefined value outranks it within one condition). Run only once the whole text has failed."""
+    clauses = _top_level_clauses(text)
+    if len(clauses) < 2:
+        return
+    for clause in clauses:
+        compiled = _compiled("condition", clause)
+        if compiled.error is None:
+            _substitute(compiled, ExpressionContext(ctx.names, ctx.values), "KeyConditionExpression")
+
+
+_WORDS = re.compile(r"\(|\)|[^\s()]+")
+
+
+def _top_level_clauses(text: str) -> list[str]:
+    """``a = :x AND (b BETWEEN :l AND :h)`` → the texts joined by the ANDs outside parentheses and
+    outside BETWEEN (an expression has no string literals: placeholders and names only)."""
+    clauses, start, depth, between = [], 0, 0, False
+    for word in _WORDS.finditer(text):
+        token = word.group().upper()
+        depth += {"(": 1, ")": -1}.get(token, 0)
+        if depth or token not in ("AND", "BETWEEN"):
+            continue
+        if token == "BETWEEN":
+            between = True
+        elif between:
+            between = False
+        else:
+            clauses.append(text[start:word.start()])
+            start = word.end()
+    clauses.append(text[start:])
+    return clauses
 
 
 def parse_update(text: str, ctx: ExpressionContext) -> Update:

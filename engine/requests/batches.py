@@ -179,12 +179,11 @@ def transact_get_items(engine: Engine, request: dict) -> dict:
 def transact_write_items(engine: Engine, request: dict) -> dict:
     """TransactWriteItems: all actions or none (item-api §5.15).
 
-    Every action's expressions are checked before any table is looked up;
-    a missing table fails the whole request.
+    The actions are checked one at a time, in request order (recorded-2026-11 B3): an action's rules, its
+    expressions, its table and key, then the next action's. A missing table fails the whole request.
     """
     request = shapes.check("TransactWriteItems", request)
-    parsed = [_transact_expressions(entry) for entry in request["TransactItems"]]
-    actions = [_transact_action(engine, *entry) for entry in parsed]
+    actions = [_transact_action(engine, *_transact_expressions(entry)) for entry in request["TransactItems"]]
     token = request.get("ClientRequestToken")
     fingerprint = _fingerprint(request["TransactItems"]) if token is not None else None
     metrics = [] if request.get("ReturnItemCollectionMetrics") == "SIZE" else None
@@ -198,14 +197,24 @@ _TRANSACT_MEMBERS = {"Put": ("ConditionExpression",), "Delete": ("ConditionExpre
 
 
 def _transact_expressions(entry: dict) -> tuple:
-    """(kind, body, update, condition) of one action, its expressions parsed."""
-    kind = next(kind for kind in shapes.TRANSACT_WRITE_KINDS if kind in entry)
+    """(kind, body, update, condition) of one action, its rules checked and its expressions parsed."""
+    kind = shapes.transact_action_rules(entry)
     body = entry[kind]
-    expressions = Expressions(body, _TRANSACT_MEMBERS[kind])
-    update = expressions.update(body.get("UpdateExpression"))
-    condition = expressions.condition(body.get("ConditionExpression"))
-    expressions.finish()
+    try:
+        expressions = Expressions(body, _TRANSACT_MEMBERS[kind])
+        update = expressions.update(body.get("UpdateExpression"))
+        condition = expressions.condition(body.get("ConditionExpression"))
+        expressions.finish()
+    except ValidationException as error:
+        # why: a transaction names an expression's excess without its size (recorded-2026-11 B3)
+        head, found, _ = error.message.partition(_SIZE_TAIL)
+        if found:
+            raise ValidationException(head + ";") from None
+        raise
     return kind, body, update, condition
+
+
+_SIZE_TAIL = "; expression size: "
 
 
 def _transact_action(engine: Engine, kind: str, body: dict, update, condition) -> WriteAction:

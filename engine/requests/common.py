@@ -22,28 +22,33 @@ from .shapes import attributes_to_get
 
 ENVELOPE_PREFIX = "1 validation error detected: "
 
-# Messages modern AWS prefixes with "1 validation error detected: " in
-# PutItem / UpdateItem / DeleteItem (item-api §2.3, MOTO-V); others are plain.
-_PREFIXED_STARTS = (
-    "Value provided in ExpressionAttribute",
-    "ExpressionAttributeValues must not be empty",
-    "ExpressionAttributeNames must not be empty",
-    "Invalid UpdateExpression: The expression can not be empty;",
-    'Invalid UpdateExpression: The "',
-    "Invalid UpdateExpression: Two document paths",
-    "Invalid UpdateExpression: Syntax error",
-    "One or more parameter values were invalid: An string set  may not be empty",
-    "One or more parameter values were invalid: An number set  may not be empty",
-    "One or more parameter values were invalid: Binary sets should not be empty",
-)
 PREFIXED_OPERATIONS = frozenset({"PutItem", "UpdateItem", "DeleteItem"})
+# why (recorded-2026-11 B4, DynamoDB 2026-09/10): in PutItem, UpdateItem and DeleteItem every error of the
+# request's expressions, their parameters and Expected carries the envelope (item-api §2.3 listed the cases
+# seen before), and so do the errors of a value's form — a number DynamoDB cannot read, an empty or
+# duplicated set — but not of its range (A8: Number overflow is bare) nor AttributeUpdates' (A3); a
+# duplicated NS is answered without it, in words of its own (B5).
+_ENVELOPED_VALUE_ERRORS = ("The parameter cannot be converted to a numeric value",
+                           "One or more parameter values were invalid: An string set  may not be empty",
+                           "One or more parameter values were invalid: An number set  may not be empty",
+                           "One or more parameter values were invalid: Binary sets should not be empty",
+                           "One or more parameter values were invalid: Input collection [")
+# why (B4): there the parameter is named alone, without the "<members> is null" tail other operations give
+_WRITE_WORDS = {"ExpressionAttributeValues can only be specified when using expressions: ":
+                "ExpressionAttributeValues can only be specified when using expressions"}
 
 
-def prefixed(operation: str, error: ValidationException) -> ValidationException:
-    """Add the modern envelope prefix where AWS adds it for ``operation``."""
-    if operation in PREFIXED_OPERATIONS and error.message.startswith(_PREFIXED_STARTS):
-        return ValidationException(ENVELOPE_PREFIX + error.message)
-    return error
+def prefixed(operation: str, error: ValidationException, values: bool = False) -> ValidationException:
+    """An error of a request's expressions (or, ``values``, of its attribute values) as ``operation`` words
+    it (the envelope, B4)."""
+    message = error.message
+    if (operation not in PREFIXED_OPERATIONS or message.startswith(ENVELOPE_PREFIX)
+            or (values and not message.startswith(_ENVELOPED_VALUE_ERRORS))):
+        return error
+    for start, words in _WRITE_WORDS.items():
+        if message.startswith(start):
+            message = words
+    return ValidationException(ENVELOPE_PREFIX + message)
 
 
 KEY_PATH = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: {}: {}"

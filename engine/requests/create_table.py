@@ -80,8 +80,8 @@ def duplicate_definitions_problem(request: dict) -> str | None:
     seen = set()
     for name in defined_names(request):
         if name in seen:
-            # INF: ALT pins only "Duplicate" and the name.
-            return INVALID + f"Duplicate AttributeName in AttributeDefinitions: {name}"
+            # recorded-2026-11 B10: DynamoDB's words, reported twice independently (ALT pinned only the name)
+            return f"Attribute Name is duplicated: {name}"
         seen.add(name)
     return None
 

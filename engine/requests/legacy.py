@@ -173,15 +173,7 @@ def legacy_update_error(error: ValidationException) -> ValidationException:
 
 # --------------------------------------------------------------------- entry points
 
-WRITE_MEMBERS = ("Expected", "AttributeUpdates")  # what lower_write lowers
-
-
-def lower_write(request: dict, parsed: dict) -> None:
-    """Expected / AttributeUpdates → ConditionExpression / UpdateExpression in ``parsed``."""
-    if "Expected" in request:
-        parsed["ConditionExpression"] = expected(request)
-    if "AttributeUpdates" in request:
-        parsed["UpdateExpression"] = attribute_updates(request)
+WRITE_MEMBERS = ("Expected", "AttributeUpdates")  # what ``expected`` and ``attribute_updates`` lower
 
 
 _KEY_OPERATORS = ("EQ", "LE", "LT", "GE", "GT", "BEGINS_WITH", "BETWEEN")

@@ -245,8 +245,13 @@ def query(engine: Engine, request: dict) -> dict:
     key = table.source(index)[2]
     hash_value, sort_condition, prefix = _key_conditions(key_condition, key)
     _check_filter_keys(filter_, key, "QueryFilter" if "QueryFilter" in request else "Filter Expression")
+    # why: a table's whole key pinned reads one item at most: such a Query cannot be resumed (recorded-2026-11
+    # B9), so it never hands out a LastEvaluatedKey either (the rule we follow: nothing follows its one row)
+    one_row = index is None and (key.range_name is None or (sort_condition or ("",))[0] == "=")
     start = request.get("ExclusiveStartKey")
     if start is not None:
+        if one_row:
+            raise ValidationException("The query can return at most one row and cannot be restarted")
         _check_start_key(table, index, start)
         _check_query_start(key, start, hash_value, sort_condition, prefix)
     page = engine.query_page(table.name, request.get("IndexName"), hash_value, sort_condition, prefix=prefix,
@@ -255,6 +260,8 @@ def query(engine: Engine, request: dict) -> dict:
                         consistent=bool(request.get("ConsistentRead")),
                         matches_fn=compile_condition(filter_) if filter_ is not None else None,
                         reach_back=_reach_back(table, index, paths, request, filter_), emit=_emit(request, paths))
+    if one_row:
+        page.last_key = None
     return _respond(request, page, paths, table, index)
 
 

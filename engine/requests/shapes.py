@@ -20,21 +20,23 @@ import functools
 
 from .. import limits
 from ..acceptance import acceptor
-from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, CLASSIC, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
-                        ENGINE_ATTRIBUTE_VALUE, ENGINE_VALUE, MODERN, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
+from ..envelope import (ATTRIBUTE_ACTION, ATTRIBUTE_VALUE, COMPARISON_OPERATOR, CONDITIONAL_OPERATOR,
+                        ENGINE_ATTRIBUTE_VALUE, ENGINE_VALUE, NAME_PATTERN, RETURN_CONSUMED_CAPACITY,
                         RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
                         RETURN_VALUES_ON_CONDITION_CHECK_FAILURE, SELECT, boolean, integer,
                         list_of, map_of, string, structure, validate, violations)
 from ..errors import SerializationException, ValidationException
 from ..expressions.model import Path
 from ..type_pass import check_types
+from .check_order import ORDERS
 from .control import resolve_table_name
-from ..types import item_size, utf8_len
+from ..types import NESTING, item_size, nesting_problem, utf8_len
 from .payload import check_transaction
 
 INVALID = "One or more parameter values were invalid: "
 ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
 INVALID_RETURN_VALUES = "Return values set to invalid value"
+DELETE_RETURN_VALUES = "1 validation error detected: ReturnValues can only be ALL_OLD or NONE"  # (B4: enveloped)
 # INF: item-api §5.0 pins only "Empty attribute name" (LOCAL ErrorFactory
 # EMPTY_ATTRIBUTE_NAME); the too-large text is LOCAL's.
 EMPTY_ATTRIBUTE_NAME = "Empty attribute name"
@@ -104,10 +106,12 @@ def _item_shapes(value: dict, item: dict) -> dict[str, dict]:
         "AttributesToGet": attribute_names, "ConsistentRead": boolean(),
         "ProjectionExpression": string(), "ExpressionAttributeNames": names,
     }, name="KeysAndAttributes")
+    # why (recorded-2026-11 B6): an echoed RequestItems prints these as Java's toString does,
+    # ``WriteRequest(putRequest=PutRequest(item={pk=`` (what follows was not recorded: ours)
     write_request = structure({
-        "PutRequest": structure({"Item": required_map}, name="PutRequest"),
-        "DeleteRequest": structure({"Key": required_map}, name="DeleteRequest"),
-    }, name="WriteRequest")
+        "PutRequest": structure({"Item": required_map}, name="PutRequest", to_string="class"),
+        "DeleteRequest": structure({"Key": required_map}, name="DeleteRequest", to_string="class"),
+    }, name="WriteRequest", to_string="class")
     transact_items = dict(required=True, min_len=1, max_len=limits.TRANSACT_MAX_ITEMS)
     return {
         "PutItem": write({"Item": required_map}, "PutItemInput"),
@@ -157,8 +161,19 @@ def _item_shapes(value: dict, item: dict) -> dict[str, dict]:
 # why: an engine-valued Item or Key has nothing the envelope could refuse (its
 # names and values are checked in phase 5), so it is taken whole: PutItem and
 # GetItem stay cheap.
-SHAPES = _item_shapes(ENGINE_ATTRIBUTE_VALUE, ENGINE_VALUE)
-WIRE_SHAPES = _item_shapes(ATTRIBUTE_VALUE, map_of(string(), ATTRIBUTE_VALUE))
+def _in_check_order(shapes: dict) -> dict:
+    """Each operation's shape with the members ``check_order`` puts first moved ahead (envelope item order)."""
+    ordered = {}
+    for operation, shape in shapes.items():
+        first = ORDERS[operation].envelope
+        members = {name: shape["members"][name] for name in first if name in shape["members"]}
+        members.update(shape["members"])
+        ordered[operation] = dict(shape, members=members)
+    return ordered
+
+
+SHAPES = _in_check_order(_item_shapes(ENGINE_ATTRIBUTE_VALUE, ENGINE_VALUE))
+WIRE_SHAPES = _in_check_order(_item_shapes(ATTRIBUTE_VALUE, map_of(string(), ATTRIBUTE_VALUE)))
 TRANSACT_WRITE_KINDS = ("ConditionCheck", "Put", "Delete", "Update")
 
 
@@ -190,6 +205,7 @@ _RESOLVERS = {"BatchGetItem": _resolve_request_items, "BatchWriteItem": _resolve
 
 # --------------------------------------------------- phase 5: table-free members
 
+_CONTAINERS = (dict, list)
 _SURELY_SHORT_NAME = limits.MAX_ATTRIBUTE_NAME_BYTES // 4  # characters that fit whatever the encoding
 
 
@@ -205,9 +221,13 @@ def check_item(item) -> int:
     """Attribute names of an item to write, then its size (item-api §2.1 step 5); the size."""
     if not isinstance(item, dict):
         raise SerializationException("Unexpected field type")  # a map was expected
-    for name in item:
+    for name, value in item.items():
         if not name or len(name) > _SURELY_SHORT_NAME:
             check_attribute_name(name)
+        # why here, before the table is looked up: a too-deep item for an absent table is the nesting
+        # error, not ResourceNotFoundException (recorded-2026-11 B3)
+        if type(value) in _CONTAINERS and nesting_problem(value):
+            raise ValidationException(NESTING)
     size = item_size(item)
     if size > limits.MAX_ITEM_BYTES:
         raise ValidationException(ITEM_TOO_LARGE)
@@ -216,13 +236,18 @@ def check_item(item) -> int:
 
 def _put_item(request: dict) -> None:
     request[ITEM_SIZE] = check_item(request["Item"])
-    _return_values(request)
 
 
 def _return_values(request: dict) -> None:
     # why: PutItem and DeleteItem accept only NONE and ALL_OLD of the five (item-api §5.7)
     if request.get("ReturnValues", "NONE") not in ("NONE", "ALL_OLD"):
         raise ValidationException(INVALID_RETURN_VALUES)
+
+
+def _delete_return_values(request: dict) -> None:
+    # why: DeleteItem words it so (recorded-2026-11 B4; PutItem's answer was not recorded: §5.7's kept)
+    if request.get("ReturnValues", "NONE") not in ("NONE", "ALL_OLD"):
+        raise ValidationException(DELETE_RETURN_VALUES)
 
 
 def _expression_names(request: dict) -> None:
@@ -260,28 +285,30 @@ def _batch_write(request: dict) -> None:
 
 
 def _transact_write(request: dict) -> None:
-    for entry in request["TransactItems"]:
-        kinds = [kind for kind in TRANSACT_WRITE_KINDS if kind in entry]
-        if not kinds:
-            raise ValidationException(
-                "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
-        if len(kinds) > 1:
-            raise ValidationException("TransactItems can only contain one of Check, Put, Update or Delete")
-        body = entry[kinds[0]]
-        if kinds[0] == "Put":
-            check_item(body["Item"])
-        _expression_names(body)
     check_transaction(request)
+
+
+def transact_action_rules(entry: dict) -> str:
+    """The table-free rules of one TransactWriteItems action (its kind, its item, its names); the kind.
+
+    why one action at a time: DynamoDB checks the actions in request order, each whole (these rules, its
+    expressions, its table) before the next (recorded-2026-11 B3); ``batches.transact_write_items``."""
+    kinds = [kind for kind in TRANSACT_WRITE_KINDS if kind in entry]
+    if not kinds:
+        raise ValidationException(
+            "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+    if len(kinds) > 1:
+        raise ValidationException("TransactItems can only contain one of Check, Put, Update or Delete")
+    body = entry[kinds[0]]
+    if kinds[0] == "Put":
+        check_item(body["Item"])
+    _expression_names(body)
+    return kinds[0]
 
 
 def _transact_get(request: dict) -> None:
     for entry in request["TransactItems"]:
         _expression_names(entry["Get"])
-
-
-def _read(request: dict) -> None:
-    _attributes_to_get(request)
-    _expression_names(request)
 
 
 def _mixing(legacy: tuple, expressions: tuple):
@@ -308,23 +335,27 @@ _GET_MIXING = _mixing(("AttributesToGet",), ("ProjectionExpression",))
 _CONDITIONAL_MIXING = _mixing(("Expected", "ConditionalOperator"), ("ConditionExpression",))
 
 
-# Phase-5 checks each operation makes on its members before any expression
-# is parsed or any table looked up; the first failure is reported.
-MEMBER_CHECKS = {
-    "PutItem": (_CONDITIONAL_MIXING, _put_item, _expression_names),
-    "GetItem": (_GET_MIXING, _read),
-    "UpdateItem": (_mixing(("AttributeUpdates", "Expected", "ConditionalOperator"),
-                           ("UpdateExpression", "ConditionExpression")), _expression_names),
-    "DeleteItem": (_CONDITIONAL_MIXING, _return_values, _expression_names),
-    "Query": (_mixing(("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"),
-                      ("ProjectionExpression", "FilterExpression", "KeyConditionExpression")), _read),
-    "Scan": (_mixing(("AttributesToGet", "ScanFilter", "ConditionalOperator"),
-                     ("ProjectionExpression", "FilterExpression")), _read),
-    "BatchGetItem": (_batch_get,),
-    "BatchWriteItem": (_batch_write,),
-    "TransactGetItems": (_transact_get,),
-    "TransactWriteItems": (_transact_write,),
+# The table-free rules (phase 5) by the names ``check_order.ORDERS`` lists them under.
+RULES = {
+    "conditional_mixing": _CONDITIONAL_MIXING,
+    "get_mixing": _GET_MIXING,
+    "update_mixing": _mixing(("AttributeUpdates", "Expected", "ConditionalOperator"),
+                             ("UpdateExpression", "ConditionExpression")),
+    "query_mixing": _mixing(("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"),
+                            ("ProjectionExpression", "FilterExpression", "KeyConditionExpression")),
+    "scan_mixing": _mixing(("AttributesToGet", "ScanFilter", "ConditionalOperator"),
+                           ("ProjectionExpression", "FilterExpression")),
+    "item": _put_item,
+    "put_return_values": _return_values,
+    "delete_return_values": _delete_return_values,
+    "attributes_to_get": _attributes_to_get,
+    "expression_names": _expression_names,
+    "batch_get": _batch_get,
+    "batch_write": _batch_write,
+    "transact_get": _transact_get,
+    "transact_write": _transact_write,
 }
+MEMBER_CHECKS = {operation: tuple(RULES[name] for name in order.rules) for operation, order in ORDERS.items()}
 
 
 # ----------------------------------------------------------------- entry points
@@ -390,19 +421,16 @@ def interpreted_envelope(operation: str, request, shapes: dict = SHAPES) -> dict
         return check_types(request, shapes[operation])  # raises
     checked = check_types(request, _pruned(operation, wire, frozenset(request)))
     _RESOLVERS.get(operation, _resolve_top)(checked)
-    if checked.get("RequestItems") == {}:
+    if operation == "BatchWriteItem" and checked.get("RequestItems") == {}:
+        # why (recorded-2026-11 B6): BatchWriteItem's answer moves back and forth between this sentence
+        # and the newer envelope item (BatchGetItem's, since 2026-09): the sentence is kept
         raise ValidationException(f"The requestItems parameter is required for {operation}")
     shape = _pruned(operation, wire, _present(checked))
     if checked.get("TableName") == "":
         shape = dict(shape, members={**shape["members"], "TableName": _TABLE_ARN})
-    validate(checked, shape, MODERN if operation in MODERN_FORM else CLASSIC)
+    order = ORDERS[operation]
+    validate(checked, shape, order.style, order.styles, order.first_only)
     return checked
-
-
-# why (recorded against DynamoDB 2026-04, issue #14 point 5): these operations'
-# envelope items use the newer form, ``Value at 'Limit' failed to satisfy …``
-# (no value, the member as the model spells it); Scan and the rest keep §2.2's.
-MODERN_FORM = frozenset({"Query", "BatchGetItem"})
 
 # why (corrections recorded against DynamoDB 2026-04, issue #14 point 5): TableName is
 # a TableArn (1..1024) in the model, so an empty one gets that single length item;

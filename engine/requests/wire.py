@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from ..errors import ValidationException
-from ..wire_values import from_wire, to_wire
+from ..wire_values import DuplicateSetMembers, from_wire, to_wire
 from . import OPERATIONS, shapes
 from .common import converted_at_once, prefixed
 from .convert import convert
@@ -71,8 +71,12 @@ def _engine_values(operation: str, request: dict) -> dict:
     start = request.pop("ExclusiveStartKey", None)
     try:
         converted = convert(request, from_wire)
+    except DuplicateSetMembers as error:
+        # why: BatchWriteItem keeps the older words (recorded-2026-11 B5)
+        raise prefixed(operation, ValidationException(error.older if operation == "BatchWriteItem"
+                                                      else error.message), values=True) from None
     except ValidationException as error:
-        raise prefixed(operation, error) from None
+        raise prefixed(operation, error, values=True) from None
     if start is not None:
         converted["ExclusiveStartKey"] = _start_key(start)
     return converted

@@ -27,6 +27,10 @@ class Error:
         self.message, self.code = message, code
 
 
+# recorded-2026-11 B4: PutItem, UpdateItem and DeleteItem envelope Expected's errors (AttributeUpdates' stay
+# bare: A3)
+ENVELOPE = "1 validation error detected: "
+ENVELOPED = ENVELOPE + INVALID
 CCF = Error("The conditional request failed", "ConditionalCheckFailedException")
 
 
@@ -93,32 +97,32 @@ ROWS = [
     ("Expected OR", *put({"n": {"Value": 6}, "s": {"Value": "hello"}}, ConditionalOperator="OR"), {}),
     ("Expected AND", *put({"n": {"Value": 6}, "s": {"Value": "hello"}}), CCF),
     ("Expected: Value missing", *put({"n": {}}),
-     Error(INVALID + "Value must be provided when Exists is null for Attribute: n")),
+     Error(ENVELOPED + "Value must be provided when Exists is null for Attribute: n")),
     ("Expected: Value missing, Exists true", *put({"n": {"Exists": True}}),
-     Error(INVALID + "Value must be provided when Exists is true for Attribute: n")),
+     Error(ENVELOPED + "Value must be provided when Exists is true for Attribute: n")),
     ("Expected: Value with Exists false", *put({"n": {"Exists": False, "Value": 1}}),
-     Error(INVALID + "Value cannot be used when Exists is false for Attribute: n")),
+     Error(ENVELOPED + "Value cannot be used when Exists is false for Attribute: n")),
     ("Expected: Value and AttributeValueList", *put({"n": {"Value": 1, "ComparisonOperator": "EQ",
                                                            "AttributeValueList": [1]}}),
-     Error(INVALID + "Value and AttributeValueList cannot be used together for Attribute: n")),
+     Error(ENVELOPED + "Value and AttributeValueList cannot be used together for Attribute: n")),
     ("Expected: Exists and ComparisonOperator", *put({"n": {"Exists": True, "ComparisonOperator": "NULL"}}),
-     Error(INVALID + "Exists and ComparisonOperator cannot be used together for Attribute: n")),
+     Error(ENVELOPED + "Exists and ComparisonOperator cannot be used together for Attribute: n")),
     ("Expected: operator without values", *put({"n": {"ComparisonOperator": "EQ"}}),
-     Error(INVALID + "Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: n")),
+     Error(ENVELOPED + "Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: n")),
     ("Expected: list without operator", *put({"n": {"AttributeValueList": [1]}}),
-     Error(INVALID + "AttributeValueList can only be used with a ComparisonOperator for Attribute: n")),
+     Error(ENVELOPED + "AttributeValueList can only be used with a ComparisonOperator for Attribute: n")),
     ("Expected: arity", *put({"n": cond("BETWEEN", 1)}),
-     Error(INVALID + "Invalid number of argument(s) for the BETWEEN ComparisonOperator")),
+     Error(ENVELOPED + "Invalid number of argument(s) for the BETWEEN ComparisonOperator")),
     ("Expected: NULL takes none", *put({"n": cond("NULL", 1)}),
-     Error(INVALID + "Invalid number of argument(s) for the NULL ComparisonOperator")),
+     Error(ENVELOPED + "Invalid number of argument(s) for the NULL ComparisonOperator")),
     ("Expected: mixed types", *put({"n": cond("IN", 1, "a")}),
-     Error(INVALID + "AttributeValues inside AttributeValueList must be of same type")),
+     Error(ENVELOPED + "AttributeValues inside AttributeValueList must be of same type")),
     ("Expected: type not valid", *put({"n": cond("LT", {"a", "b"})}),
-     Error(INVALID + "ComparisonOperator LT is not valid for SS AttributeValue type")),
+     Error(ENVELOPED + "ComparisonOperator LT is not valid for SS AttributeValue type")),
     ("Expected: BEGINS_WITH a number", *put({"n": cond("BEGINS_WITH", 1)}),
-     Error(INVALID + "ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type")),
+     Error(ENVELOPED + "ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type")),
     ("Expected: BETWEEN reversed", *put({"n": cond("BETWEEN", 9, 1)}),
-     Error("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")),
+     Error(ENVELOPE + "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")),
     ("Expected: unknown operator", *put({"n": cond("LIKE", 1)}),
      Error("1 validation error detected: Value 'LIKE' at 'expected.n.member.comparisonOperator' failed to satisfy "
            "constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, "

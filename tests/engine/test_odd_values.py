@@ -120,7 +120,8 @@ def test_library_refuses_non_finite_decimals_as_boto3_does(db, number):
 def test_wire_refuses_non_finite_numbers(db, number):
     with pytest.raises(ValidationException) as caught:
         wire_call(db.engine, "PutItem", {"TableName": "Tab", "Item": {"pk": {"S": "a"}, "n": {"N": number}}})
-    assert caught.value.message == f"The parameter cannot be converted to a numeric value: {number}"
+    # (PutItem envelopes a number it cannot read: recorded-2026-11 B4)
+    assert caught.value.message == f"1 validation error detected: The parameter cannot be converted to a numeric value: {number}"
     assert _count(db) == 0
 
 

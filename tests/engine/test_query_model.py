@@ -110,7 +110,8 @@ def test_every_query_page_is_the_model_s(case):
         units = max(1, math.ceil(sum(item_size(item) for item in scanned) / 4096))
         assert page["ConsumedCapacity"]["CapacityUnits"] == (units if consistent else units / 2)
         position += len(scanned)
-        stopped = bool(limit) and len(scanned) == limit
+        # a Query of one whole key (= on the sort key) reads one row at most and is never resumed (B9)
+        stopped = bool(limit) and len(scanned) == limit and operator != "="
         if not stopped:
             assert "LastEvaluatedKey" not in page
             break

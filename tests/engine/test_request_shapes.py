@@ -69,7 +69,7 @@ ROWS = [
      "ValidationException", _violation("all_old", "returnValues", "Member must satisfy enum value set: [ALL_NEW, "
                                                                   "UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]")),
     ("DeleteItem ReturnValues ALL_NEW", "delete_item", dict(TableName="Shapes", Key=KEY, ReturnValues="ALL_NEW"),
-     "ValidationException", "Return values set to invalid value"),
+     "ValidationException", "1 validation error detected: ReturnValues can only be ALL_OLD or NONE"),  # recorded-2026-11 B4
     ("ReturnConsumedCapacity enum", "get_item", dict(TableName="Shapes", Key=KEY, ReturnConsumedCapacity="ALL"),
      "ValidationException", _violation("ALL", "returnConsumedCapacity",
                                        "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]")),
@@ -102,7 +102,7 @@ ROWS = [
      "ValidationException", "Supplied AttributeValue has more than one datatypes set, must contain exactly one of "
                             "the supported datatypes"),
     ("BatchWriteItem bad table name", "batch_write_item", dict(RequestItems={"a;": [{"DeleteRequest": {"Key": KEY}}]}),
-     "ValidationException", "1 validation error detected: Value '{a;=[{DeleteRequest={Key={pk=p, sk=1}}}]}' at "
+     "ValidationException", "1 validation error detected: Value '{a;=[WriteRequest(deleteRequest=DeleteRequest(key={pk=p, sk=1}))]}' at "
                             "'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member "
                             "must have length less than or equal to 255, Member must have length greater than or "
                             "equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"),

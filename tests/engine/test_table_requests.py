@@ -181,7 +181,7 @@ CREATE_ERRORS = [
                  INVALID + "Some AttributeDefinitions are not used. AttributeDefinitions: [gk, pk, x], "
                  "keys used: [gk, pk]", id="unused-definition-with-index"),
     pytest.param(create(AttributeDefinitions=[*defs(pk="S"), *defs(pk="N")]), V,
-                 INVALID + "Duplicate AttributeName in AttributeDefinitions: pk", id="duplicate-definition"),
+                 "Attribute Name is duplicated: pk", id="duplicate-definition"),
     # --- local secondary indexes
     pytest.param(hr(LocalSecondaryIndexes=[]), V, INVALID + "List of LocalSecondaryIndexes is empty",
                  id="lsi-empty-list"),
@@ -391,7 +391,7 @@ UPDATE_ERRORS = [
                  INVALID + "Unknown ProjectionType: null", id="create-projection"),
     pytest.param(*update(HASH, AttributeDefinitions=[*defs(nk="S"), *defs(nk="S")],
                          GlobalSecondaryIndexUpdates=[gsi_create("new1", "nk")]), V,
-                 INVALID + "Duplicate AttributeName in AttributeDefinitions: nk", id="create-duplicate-definition"),
+                 "Attribute Name is duplicated: nk", id="create-duplicate-definition"),
     pytest.param(*update(HASH_GSI, AttributeDefinitions=defs(gk="S"), GlobalSecondaryIndexUpdates=[gsi_create("gix", "gk")]),
                  V, INVALID + "Index already exists: gix", id="create-existing"),
     pytest.param(*update(LSI_TABLE, AttributeDefinitions=defs(lk="S"), GlobalSecondaryIndexUpdates=[gsi_create("lix", "lk")]),

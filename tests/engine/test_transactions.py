@@ -121,8 +121,12 @@ REJECTED = [
      "TransactItems can only contain one of Check, Put, Update or Delete"),
     ("missing table", [put("x"), put("y", table="NoSuchTable")], "ResourceNotFoundException",
      "Requested resource not found"),
-    ("expression error beats a missing table", [put("y", table="NoSuchTable"),
-                                                update("a", "SET", {":x": 1})], "ValidationException",
+    # recorded-2026-11 B3: the actions are checked one at a time, in request order
+    ("an earlier action's missing table beats a later expression error", [
+        put("y", table="NoSuchTable"), update("a", "SET", {":x": 1})], "ResourceNotFoundException",
+     "Requested resource not found"),
+    ("an earlier expression error beats a later missing table", [
+        update("a", "SET", {":x": 1}), put("y", table="NoSuchTable")], "ValidationException",
      'Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "SET"'),
     ("unused names", [check("a", "attribute_exists(pk)", ExpressionAttributeNames={"#count": "count"})],
      "ValidationException", "Value provided in ExpressionAttributeNames unused in expressions: keys: {#count}"),

@@ -63,7 +63,7 @@ NUMBER_ERRORS = [
     ("1e-131", "Number underflow. Attempting to store a number with magnitude smaller than supported range"),
     ("123456789012345678901234567890123456789", "Attempting to store more than 38 significant digits in a Number"),
     ("abc", "The parameter cannot be converted to a numeric value: abc"),
-    ("", "The parameter cannot be converted to a numeric value"),
+    ("", "The parameter cannot be converted to a numeric value: "),  # recorded-2026-11 B4: the colon stays
     ("1_000", "The parameter cannot be converted to a numeric value: 1_000"),
     ("Infinity", "The parameter cannot be converted to a numeric value: Infinity"),
 ]
@@ -145,9 +145,13 @@ WIRE_ERRORS = [
     ({"NULL": False}, ValidationException,
      "One or more parameter values were invalid: Null attribute value types must have the value of true"),
     ({"SS": []}, ValidationException, "One or more parameter values were invalid: An string set  may not be empty"),
-    ({"SS": ["a", "a"]}, ValidationException,
-     "One or more parameter values were invalid: Input collection [a, a] contains duplicates."),
-    ({"NS": ["1", "1.0"]}, ValidationException, "Input collection contains duplicates"),
+    # recorded-2026-11 B5: an SS's members quoted and sorted by their bytes; an NS's sentence prefixed
+    ({"SS": ["b", "a", "b"]}, ValidationException,
+     'One or more parameter values were invalid: Input collection ["a", "b", "b"] contains duplicates.'),
+    ({"SS": ["é", "z", "é"]}, ValidationException,
+     'One or more parameter values were invalid: Input collection ["z", "é", "é"] contains duplicates.'),
+    ({"NS": ["1", "1.0"]}, ValidationException,
+     "One or more parameter values were invalid: Input collection contains duplicates."),
     ({"N": 123}, SerializationException, "NUMBER_VALUE cannot be converted to String"),
 ]
 

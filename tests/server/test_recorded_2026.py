@@ -21,8 +21,8 @@ def _call(handler, operation: str, request: dict) -> tuple[int, dict]:
     return status, json.loads(body) if body else {}
 
 
-@pytest.fixture
-def handler():
+def recorded_tables():
+    """A connection and its wire handler, holding the recording's tables (empty)."""
     db = partiql.connect()
     served = Handler(db)
     for name, keys in KEYS.items():
@@ -30,6 +30,12 @@ def handler():
             "TableName": name, "BillingMode": "PAY_PER_REQUEST",
             "KeySchema": [{"AttributeName": n, "KeyType": kind} for (n, _), kind in zip(keys, ("HASH", "RANGE"))],
             "AttributeDefinitions": [{"AttributeName": n, "AttributeType": t} for n, t in keys]})[0] == 200
+    return db, served
+
+
+@pytest.fixture
+def handler():
+    db, served = recorded_tables()
     yield served
     db.close()
 

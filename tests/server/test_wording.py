@@ -39,8 +39,9 @@ CASES = [
     pytest.param("PutItem", {"TableName": "", "Item": {"pk": {"S": "a"}}}, "ValidationException",
                  ENVELOPE + "Value '' at 'tableName' failed to satisfy constraint: Member must have length greater "
                             "than or equal to 1", id="put-empty-table-name"),
-    pytest.param("BatchGetItem", {"RequestItems": {}}, "ValidationException",
-                 "The requestItems parameter is required for BatchGetItem", id="batch-get-empty"),
+    pytest.param("BatchGetItem", {"RequestItems": {}}, "ValidationException",  # recorded-2026-11 B6
+                 ENVELOPE + "Value at 'RequestItems' failed to satisfy constraint: Member must have length greater "
+                            "than or equal to 1", id="batch-get-empty"),
     pytest.param("BatchWriteItem", {"RequestItems": {}}, "ValidationException",
                  "The requestItems parameter is required for BatchWriteItem", id="batch-write-empty"),
     pytest.param("Scan", {"TableName": "Tab", "Limit": 0}, "ValidationException",
