@@ -40,7 +40,7 @@ class App:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return  # lifespan and websockets: nothing to do
-        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        headers = _headers(scope["headers"])
         query = scope.get("query_string", b"").decode("latin-1")
         if "X-Amz-Signature=" in query:  # (authentication presigned in the query string: see ``sigv4``)
             headers[PRESIGNED] = query
@@ -80,6 +80,17 @@ class App:
 # What a browser may read of an answer, and how long it may keep a preflight's answer (two days: DynamoDB's).
 EXPOSED = "x-amzn-RequestId,x-amz-crc32"
 PREFLIGHT_MAX_AGE = "172800"
+
+
+def _headers(raw) -> dict:
+    """The request's headers by lower-case name; a repeated one's values joined with ", " (RFC 9110 §5.3), so
+    that two Authorization or X-Amz-Target headers are refused as what they then are, not one taken at
+    random."""
+    headers = {}
+    for name, value in raw:
+        key, text = name.decode("latin-1").lower(), value.decode("latin-1")
+        headers[key] = f"{headers[key]}, {text}" if key in headers else text
+    return headers
 
 
 def _cors(headers: dict) -> list:

@@ -18,6 +18,7 @@ import hmac
 import re
 import time
 from datetime import datetime, timezone
+from urllib.parse import parse_qsl, quote
 
 from partiql.engine.errors import (IncompleteSignatureException, InvalidSignatureException,
                                    MissingAuthenticationTokenException, UnrecognizedClientException)
@@ -30,6 +31,7 @@ MISMATCH = ("The request signature we calculated does not match the signature yo
 # AWS names every missing part, in this order, then the header as sent (recorded-2026-11 C2).
 REQUIRED_PARTS = ("Credential", "Signature", "SignedHeaders")
 PART_MISSING = "Authorization header requires '{}' parameter."
+REPEATED = "Authorization header must be sent once."
 DATE_MISSING = "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header."
 PRESIGNED = "\0presigned"  # where the HTTP face puts a request's query string when it is presigned
 PRESIGNED_PARTS = ("X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date")
@@ -51,6 +53,10 @@ def authorization_parts(headers: dict) -> dict:
     if not authorization:
         raise MissingAuthenticationTokenException(MISSING)
     algorithm, _, rest = authorization.partition(" ")
+    if ALGORITHM in rest:
+        # why: the HTTP face joins a repeated header's values with ", " (RFC 9110 §5.3); two signatures are
+        # none (which one would be verified?). DynamoDB's answer is not recorded: these words are ours.
+        raise IncompleteSignatureException(f"{REPEATED} Authorization={authorization}")
     parts = dict(_PARTS.findall(rest)) if algorithm == ALGORITHM else {}
     missing = [PART_MISSING.format(name) for name in REQUIRED_PARTS if name not in parts]
     if "x-amz-date" not in headers and "date" not in headers:
@@ -74,8 +80,24 @@ SKEW_SECONDS = 300  # how far a request's X-Amz-Date may be from the server's cl
 DATE_FORMAT = "%Y%m%dT%H%M%SZ"
 
 
+SERVICE = "dynamodb"  # the signing name of DynamoDB and of its Streams API (item-api §1.1)
+DATE_MALFORMED = "Date must be in ISO-8601 'basic format'. Got '{}'. See http://en.wikipedia.org/wiki/ISO_8601"
+# why these words: DynamoDB's own texts for a scope of another service and an unsigned Host are AWS's SigV4
+# ones; for an unsigned X-Amz-* header we follow SigV4's documented rule (every x-amz-* header sent is
+# signed) in the same words as Host's (no recording of DynamoDB's answer).
+WRONG_SERVICE = f"Credential should be scoped to correct service: '{SERVICE}'. "
+NOT_SIGNED = "'{}' must be a 'SignedHeader' in the AWS Authorization."
+HOST_NOT_SIGNED = NOT_SIGNED.format("Host' or ':authority")
+
+
 class Verifier:
-    """Checks requests against one access key id and its secret; ``clock`` gives epoch seconds."""
+    """Checks requests against one access key id and its secret; ``clock`` gives epoch seconds.
+
+    Beyond the signature itself (SigV4 hardening, issue 32): the X-Amz-Date within 5 minutes of the clock, so
+    a captured request cannot be replayed; Host, X-Amz-Date and every X-Amz-* header sent among the signed
+    headers, so X-Amz-Target cannot be changed after signing; the scope's service ``dynamodb`` (any region);
+    a request presigned in its query string verified alike (its X-Amz-Expires honoured).
+    """
 
     def __init__(self, key_id: str, secret: str, clock=time.time):
         self.key_id = key_id
@@ -84,46 +106,109 @@ class Verifier:
 
     def verify(self, headers: dict, body: bytes) -> None:
         """Raise DynamoDB's error unless ``headers`` carry a valid signature of ``body``."""
+        query = headers.get(PRESIGNED)
+        if query is not None:
+            return self._verify_presigned(headers, body, query)
         parts = authorization_parts(headers)
-        scope = parts["Credential"].split("/")
-        if len(scope) != 5 or scope[4] != "aws4_request":
-            raise IncompleteSignatureException(PART_MISSING.format("Credential")
-                                               + f" Authorization={headers['authorization']}")
-        if scope[0] != self.key_id:
-            raise UnrecognizedClientException(UNRECOGNIZED)
-        self._check_time(headers.get("x-amz-date"))
+        scope = self._scope(parts["Credential"], lambda: PART_MISSING.format("Credential")
+                            + f" Authorization={headers['authorization']}")
+        stamp = headers.get("x-amz-date")
+        self._check_signed(headers, parts["SignedHeaders"], ("x-amz-date",) if stamp is not None else ())
+        self._check_time(stamp)
         expected = self.signature(headers, body, parts["SignedHeaders"], scope)
         if not hmac.compare_digest(expected, parts["Signature"]):
             raise InvalidSignatureException(MISMATCH)
 
-    def _check_time(self, stamp: str | None) -> None:
-        """A signature made more than 5 minutes before or after now is refused, in SigV4's words (a captured
-        request cannot be replayed later). An X-Amz-Date in another form is left to the signature check."""
+    def _verify_presigned(self, headers: dict, body: bytes, query: str) -> None:
+        params = dict(parse_qsl(query, keep_blank_values=True))
+        missing = [part for part in PRESIGNED_PARTS if part not in params]
+        if missing:
+            raise IncompleteSignatureException(" ".join(f"AWS query-string parameters must include '{part}'."
+                                                        for part in missing) + " Re-examine the query-string "
+                                               "parameters.")
+        scope = self._scope(params["X-Amz-Credential"],
+                            lambda: f"Credential is malformed: {params['X-Amz-Credential']}")
+        stamp = params["X-Amz-Date"]
+        self._check_signed(headers, params["X-Amz-SignedHeaders"], ())
+        self._check_time(stamp, _expires(params.get("X-Amz-Expires")))
+        expected = self.signature(headers, body, params["X-Amz-SignedHeaders"], scope, stamp=stamp,
+                                  query=_canonical_query(params))
+        if not hmac.compare_digest(expected, params["X-Amz-Signature"]):
+            raise InvalidSignatureException(MISMATCH)
+
+    def _scope(self, credential: str, malformed) -> list[str]:
+        scope = credential.split("/")
+        if len(scope) != 5 or scope[4] != "aws4_request":
+            raise IncompleteSignatureException(malformed())
+        if scope[0] != self.key_id:
+            raise UnrecognizedClientException(UNRECOGNIZED)
+        if scope[3] != SERVICE:
+            raise InvalidSignatureException(WRONG_SERVICE)
+        return scope
+
+    @staticmethod
+    def _check_signed(headers: dict, signed_headers: str, required: tuple) -> None:
+        """Host, the named headers and every X-Amz-* header the request carries must be signed."""
+        signed = set(signed_headers.split(";"))
+        if "host" not in signed:
+            raise InvalidSignatureException(HOST_NOT_SIGNED)
+        for name in (*required, *sorted(headers)):
+            if (name in required or name.startswith("x-amz-")) and name not in signed:
+                raise InvalidSignatureException(NOT_SIGNED.format(_header_name(name)))
+
+    def _check_time(self, stamp: str | None, expires: int = SKEW_SECONDS) -> None:
+        """A signature made more than 5 minutes after now, or more than ``expires`` seconds (5 minutes) before
+        it, is refused in SigV4's words: a captured request cannot be replayed later."""
+        if stamp is None:
+            return  # (signed with a Date header instead: the signature check decides)
         try:
-            signed = datetime.strptime(stamp or "", DATE_FORMAT).replace(tzinfo=timezone.utc).timestamp()
+            signed = datetime.strptime(stamp, DATE_FORMAT).replace(tzinfo=timezone.utc).timestamp()
         except ValueError:
-            return
+            raise IncompleteSignatureException(DATE_MALFORMED.format(stamp)) from None
         now = self.clock()
-        if signed < now - SKEW_SECONDS:
+        if signed < now - expires:
+            span = "5 min." if expires == SKEW_SECONDS else f"{expires} sec."
             raise InvalidSignatureException(f"Signature expired: {stamp} is now earlier than "
-                                            f"{_stamp(now - SKEW_SECONDS)} ({_stamp(now)} - 5 min.)")
+                                            f"{_stamp(now - expires)} ({_stamp(now)} - {span})")
         if signed > now + SKEW_SECONDS:
             raise InvalidSignatureException(f"Signature not yet current: {stamp} is still later than "
                                             f"{_stamp(now + SKEW_SECONDS)} ({_stamp(now)} + 5 min.)")
 
-    def signature(self, headers: dict, body: bytes, signed_headers: str, scope: list[str]) -> str:
-        """The hex signature of a ``POST /`` request with these headers and body."""
+    def signature(self, headers: dict, body: bytes, signed_headers: str, scope: list[str], *,
+                  stamp: str | None = None, query: str = "") -> str:
+        """The hex signature of a ``POST /`` request with these headers, body and canonical query string."""
         names = signed_headers.split(";")
         canonical_headers = "".join(f"{name}:{' '.join(headers.get(name, '').split())}\n" for name in names)
-        canonical = "\n".join(("POST", "/", "", canonical_headers, signed_headers,
+        canonical = "\n".join(("POST", "/", query, canonical_headers, signed_headers,
                                hashlib.sha256(body).hexdigest()))
         date, region, service = scope[1], scope[2], scope[3]
-        to_sign = "\n".join((ALGORITHM, headers.get("x-amz-date", ""), "/".join(scope[1:]),
+        to_sign = "\n".join((ALGORITHM, stamp or headers.get("x-amz-date", ""), "/".join(scope[1:]),
                              hashlib.sha256(canonical.encode()).hexdigest()))
         key = ("AWS4" + self.secret).encode()
         for part in (date, region, service, "aws4_request"):
             key = hmac.new(key, part.encode(), hashlib.sha256).digest()
         return hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
+
+
+def _expires(text: str | None) -> int:
+    """A presigned request's lifetime in seconds (SigV4: 1 to 604800), 5 minutes when it names none."""
+    if text is None:
+        return SKEW_SECONDS
+    if not text.isdigit() or not 1 <= int(text) <= 604_800:
+        raise IncompleteSignatureException(f"X-Amz-Expires must be between 1 and 604800 seconds; got {text}")
+    return int(text)
+
+
+def _canonical_query(params: dict) -> str:
+    """SigV4's canonical query string: every parameter but the signature, encoded, sorted."""
+    encoded = sorted((quote(name, safe="-_.~"), quote(value, safe="-_.~"))
+                     for name, value in params.items() if name != "X-Amz-Signature")
+    return "&".join(f"{name}={value}" for name, value in encoded)
+
+
+def _header_name(name: str) -> str:
+    """``x-amz-target`` → ``X-Amz-Target``."""
+    return "-".join(word.capitalize() for word in name.split("-"))
 
 
 def _stamp(seconds: float) -> str:
