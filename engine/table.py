@@ -133,7 +133,8 @@ class Table:
         """Validate a write of ``new_item`` (None: delete) over ``old``; change nothing.
 
         ``located`` is (h, pk, sort) from ``locate``; ``old`` the record stored
-        there; ``size`` the new item's size when the caller knows it; ``update``
+        there; ``size`` the new item's size when the caller has checked the item (its size and depth:
+        ``requests.shapes.check_item``); ``update``
         the UpdateExpression that computed ``new_item`` (it words index key errors);
         ``consumed`` the Consumed the write's units are added to, a new one by
         default (an import passes one for all its writes: a million writes, one
@@ -142,12 +143,13 @@ class Table:
         h, pk, sort = located
         new = None
         if new_item is not None:
-            size = item_size(new_item) if size is None else size
+            if size is None:
+                size = item_size(new_item)
+                for value in new_item.values():
+                    if type(value) in _CONTAINERS and nesting_problem(value):
+                        raise ValidationException(NESTING)
             if size > limits.MAX_ITEM_BYTES:
                 raise ValidationException(too_large)
-            for value in new_item.values():
-                if type(value) in _CONTAINERS and nesting_problem(value):
-                    raise ValidationException(NESTING)
             if self.indexes:
                 self.check_index_keys(new_item, update)
             new = Record(new_item, size)
