@@ -307,7 +307,8 @@ class Throughput:
     # ---------------------------------------------------------------- warnings
     def _warn(self, text: str) -> None:
         self.warnings.append(text)
-        log.warning("%s", text)
+        # (its subject: what was refused where, without the figures: a server log counts its repeats)
+        log.warning("%s", text, extra={"subject": text.rsplit(": ", 1)[0]})
         found = getattr(self._local, "found", None)
         if found is not None:
             found.append(text)

@@ -55,19 +55,24 @@ class App:
         if method != "POST" or path != "/" or not accepts_content_type(headers):
             return await _send(send, 404, [("content-type", "text/xml")], NOT_FOUND_BODY, cors)
         body = await self._body(headers, receive)
+        if body is GONE:
+            return  # the client went away (or the server closed it) before its request was whole: nothing runs
         if body is None:
             return await _send(send, 413, [("connection", "close")], b"", cors)
         status, out_headers, out_body = self.handler.handle(headers.get("x-amz-target"), headers, body)
         await _send(send, status, out_headers, out_body, cors)
 
-    async def _body(self, headers: dict, receive) -> bytes | None:
-        """The request body, or None when it is (or would be) over the limit."""
+    async def _body(self, headers: dict, receive):
+        """The request body; None when it is (or would be) over the limit; ``GONE`` when the connection
+        closed first."""
         declared = headers.get("content-length", "")
         if declared.isascii() and declared.isdigit() and int(declared) > self.max_body:
             return None  # refused before a byte of it is read
         chunks, size = [], 0
         while True:
             message = await receive()
+            if message["type"] == "http.disconnect":
+                return GONE
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
@@ -75,6 +80,9 @@ class App:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
+
+
+GONE = object()  # ``App._body``'s answer when the connection closed before the body was whole
 
 
 # What a browser may read of an answer, and how long it may keep a preflight's answer (two days: DynamoDB's).

@@ -1,9 +1,10 @@
 """``partiql serve [DATABASE] [--host 127.0.0.1] [--port 8000] [--credentials ID:SECRET | --unsigned] [--ttl-interval S]
-[--throughput off|report|enforce] [--classic-partitions]``.
+[--throughput off|report|enforce] [--classic-partitions] [--drain S]``.
 
 Prints one line with the address (``http://HOST:PORT``, the port the OS
 chose for ``--port 0``) and the database served, then serves until SIGINT
-or SIGTERM, drains and closes the database cleanly.
+or SIGTERM, drains (``--drain`` seconds at most; a second signal stops at
+once) and closes the database cleanly.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ def is_serve(argv: list) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .runner import DRAIN_SECONDS
     from .ttl import DEFAULT_INTERVAL
 
     parser = argparse.ArgumentParser(
@@ -41,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "a warning; enforce answers DynamoDB's throttling errors; off counts nothing")
     parser.add_argument("--classic-partitions", action="store_true",
                         help="split provisioned throughput evenly over partitions, without adaptive capacity")
+    parser.add_argument("--drain", type=float, default=DRAIN_SECONDS, metavar="SECONDS",
+                        help=f"on SIGINT/SIGTERM, seconds to let open requests finish before their connections "
+                             f"are closed (default: {DRAIN_SECONDS:g}; a second signal stops at once)")
     return parser
 
 
@@ -60,6 +65,8 @@ def main(argv: list, stdout=None, stderr=None) -> int:
         parser.error(str(error))
     if args.ttl_interval <= 0:
         parser.error("--ttl-interval takes a positive number of seconds")
+    if args.drain < 0:
+        parser.error("--drain takes a number of seconds, 0 or more")
     try:
         db = partiql.connect(args.database, throughput=args.throughput,
                              adaptive_capacity=not args.classic_partitions)
@@ -73,14 +80,14 @@ def main(argv: list, stdout=None, stderr=None) -> int:
         return 1
     try:
         server = Server(db, args.host, args.port, credentials=credentials, unsigned=args.unsigned,
-                        ttl_interval=args.ttl_interval)
+                        ttl_interval=args.ttl_interval, drain=args.drain)
     except OSError as error:
         db.close()
         print(f"partiql: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=stderr)
         return 1
     if server.open_bind:
         print(server.OPEN_BIND_WARNING.format(host=args.host), file=stderr)
-    _log_throttles(stderr)
+    log = _log_warnings(stderr)
     served = f"database {args.database}" if args.database else "an in-memory database (lost on exit)"
     try:
         server.run(ready=lambda: print(f"partiql serve: listening on {server.url}, serving {served}",
@@ -88,16 +95,23 @@ def main(argv: list, stdout=None, stderr=None) -> int:
     except OSError as error:  # (closing: a file deleted while served is written to a recovery file)
         print(f"partiql serve: stopped; {error}", file=stderr, flush=True)
         return 1
+    finally:
+        log.close()  # (the counts of repeated warnings still open)
     print("partiql serve: stopped, database closed", file=stderr, flush=True)
     return 0
 
 
-def _log_throttles(stream) -> None:
-    """Report mode's throttle warnings as server log lines (spec throughput.md §1)."""
+def _log_warnings(stream):
+    """Report mode's throttle warnings (spec throughput.md §1) and the server's own as log lines, a
+    repeated one counted rather than repeated (``log.Repeats``)."""
     import logging
 
-    handler = logging.StreamHandler(stream)
+    from .log import Repeats
+
+    handler = Repeats(stream)
     handler.setFormatter(logging.Formatter("partiql serve: warning: %(message)s"))
-    logger = logging.getLogger("partiql.engine.throughput")
-    logger.addHandler(handler)
-    logger.setLevel(logging.WARNING)
+    for name in ("partiql.engine.throughput", "partiql.serve", "partiql.server"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(logging.WARNING)
+    return handler

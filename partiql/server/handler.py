@@ -56,7 +56,7 @@ class Handler:
         except DynamoDBError as error:
             return answer(error.http_status, error_to_wire(error), content_type)
         except StorageError as error:  # (the environment, not a bug: no traceback, the cause in the answer)
-            log.warning("%s answered 500: %s", target, error)
+            log.warning("%s answered 500: %s", target, error, extra={"subject": str(error)})
             return answer(500, error_to_wire(InternalServerError(str(error))), content_type)
         except Exception:  # noqa: BLE001 - the one place a bug becomes a 500 instead of a dead server
             log.exception("internal error answering %s", target)

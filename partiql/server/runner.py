@@ -18,17 +18,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import logging
 import signal
 import socket
 import threading
 
 from .asgi import App
 from .handler import Handler
-from .protocol import protocol_class
+from .protocol import REQUEST_SECONDS, protocol_class
 from .sigv4 import ShapeChecker, Verifier
 from .ttl import DEFAULT_INTERVAL, Sweeper
 
+log = logging.getLogger("partiql.serve")
 BACKLOG = 1024
+DRAIN_SECONDS = 5.0  # how long a stopping server waits for open requests before closing their connections
 
 
 class Server:
@@ -39,7 +42,8 @@ class Server:
 
     def __init__(self, connection, host: str = "127.0.0.1", port: int = 8000, *,
                  credentials: tuple[str, str] | None = None, unsigned: bool = False,
-                 ttl_interval: float = DEFAULT_INTERVAL):
+                 ttl_interval: float = DEFAULT_INTERVAL, drain: float = DRAIN_SECONDS,
+                 request_seconds: float = REQUEST_SECONDS):
         self.connection = connection
         self.socket = _bind(host, port)
         self.host, self.port = host, self.socket.getsockname()[1]
@@ -48,7 +52,10 @@ class Server:
         self.handler = Handler(connection, verifier=verifier, address=f"{_url_host(host)}:{self.port}")
         self.app = App(self.handler, region=connection.engine.region)
         self.sweeper = Sweeper(connection.engine, ttl_interval)
+        self.drain = drain
+        self.request_seconds = request_seconds  # (a request not whole that long after its first byte: 408)
         self._uvicorn = None
+        self._loop = None
         self._thread = None
         self._started = threading.Event()
 
@@ -76,8 +83,11 @@ class Server:
         """Serve until ``should_exit``; then drain connections and stop the sweep."""
         import uvicorn  # noqa: PLC0415 - the server stack loads only when serving
 
-        config = uvicorn.Config(self.app, http=protocol_class(), loop="none", lifespan="off", proxy_headers=False,
-                                log_level="warning", access_log=False)
+        # (a stuck client cannot hold shutdown: the drain is bounded, and a second signal ends it at once)
+        # (uvicorn's own bound, a backstop: ``_exit`` closes what is left when the drain is over)
+        config = uvicorn.Config(self.app, http=protocol_class(self.request_seconds), loop="none", lifespan="off", proxy_headers=False,
+                                log_level="warning", access_log=False, timeout_graceful_shutdown=self.drain + 2)
+        self._loop = asyncio.get_running_loop()
         self._uvicorn = _uvicorn_server(config)
         self.sweeper.start()
         storage = self.connection.engine.storage
@@ -85,6 +95,7 @@ class Server:
         try:
             await self._uvicorn.serve(sockets=[self.socket])
         finally:
+            self._close_connections()
             storage.announce(None)
             self.sweeper.stop()
             self.socket.close()
@@ -109,8 +120,26 @@ class Server:
         await self.serve()
 
     def _exit(self) -> None:
-        if self._uvicorn is not None:
-            self._uvicorn.should_exit = True
+        """The first signal drains (``drain`` seconds at most); a second one stops at once."""
+        if self._uvicorn is None:
+            return
+        if self._uvicorn.should_exit:
+            self._uvicorn.force_exit = True
+            self._loop.call_soon_threadsafe(self._close_connections)
+            return
+        self._uvicorn.should_exit = True
+        self._loop.call_soon_threadsafe(self._loop.call_later, self.drain, self._close_connections)
+
+    def _close_connections(self) -> None:
+        """Close what the drain left open (requests a stuck client never finished)."""
+        if self._uvicorn is None:
+            return
+        left = list(self._uvicorn.server_state.connections)
+        for connection in left:
+            connection.transport.close()
+        if left:
+            log.warning("closed %d connection(s) whose requests were not done after the %g s drain", len(left),
+                        self.drain)
 
     def start(self) -> "Server":
         """Serve from a daemon thread; returns once requests are being accepted."""
