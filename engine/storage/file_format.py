@@ -93,6 +93,19 @@ SCHEMAS[6] = SCHEMAS[5]
 SCHEMAS[7] = SCHEMAS[6]
 
 
+READ_ONLY_FILE = ("cannot open {path} for writing: the file is read-only to this user; read a snapshot of it "
+                  "with --read-only (partiql.connect(path, read_only=True)), or make it writable")
+
+
+def check_writable(path: str) -> None:
+    """Refuse, before anything is acknowledged, to own a file this process may not write.
+
+    why (issue 38): SQLite opens a read-only file; its writes went to the write log and were acknowledged,
+    and only folding them in failed, at close, after a server had said yes."""
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise StorageError(READ_ONLY_FILE.format(path=path))
+
+
 def _v1_to_v2(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE tables RENAME TO tables_v1")
     db.execute("ALTER TABLE items RENAME TO items_v1")

@@ -49,9 +49,6 @@ DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 CHECKPOINT_PAGES = 10_000
 
 
-READ_ONLY_FILE = ("cannot open {path} for writing: the file is read-only to this user; read a snapshot of it "
-                  "with --read-only (partiql.connect(path, read_only=True)), or make it writable")
-
 class SqliteStorage(Storage):
     """The tables and items of one engine, kept in the SQLite file ``path``."""
 
@@ -89,7 +86,7 @@ class SqliteStorage(Storage):
     def _open(self) -> sqlite3.Connection:
         """Open the file and read its write log; nothing is written to a file that already held a
         database until ``load`` has checked it whole (``_settle``)."""
-        self._check_writable_file()
+        file_format.check_writable(self.path)
         file_format.check_header(self.path)
         pending = write_log.read(self.path)  # (a damaged log is refused before SQLite touches the file)
         try:
@@ -417,14 +414,6 @@ class SqliteStorage(Storage):
         return streams
 
     # --------------------------------------------------------------- helpers
-    def _check_writable_file(self) -> None:
-        """Refuse, before anything is acknowledged, to own a file this process may not write.
-
-        why (issue 38): SQLite opens a read-only file; its writes went to the write log and were
-        acknowledged, and only folding them in failed, at close, after the server had said yes."""
-        if os.path.exists(self.path) and not os.access(self.path, os.W_OK):
-            raise StorageError(READ_ONLY_FILE.format(path=self.path))
-
     def check_writable(self) -> None:
         """StorageError unless a write can reach the file now (read-only, closed, its files deleted); what
         an earlier failure left unwritten (a table's change, a log whose end is unknown) is written first."""
