@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 
+# A file that could not take what memory holds at close (a full disk): the write log still holds it.
+KEPT_IN_LOG = "nothing acknowledged is lost: the write log {log} is folded in at the next open"
+
+
 class StorageError(OSError):
     """A database file cannot be opened or written; the message names the file.
 

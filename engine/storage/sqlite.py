@@ -41,7 +41,7 @@ from .file_lock import OwnerLock, holder
 from .vanished import GONE, deleted, recovery_path
 from .restore import StoredRecord, restore_table
 from .base import Storage, collector_paused
-from .errors import StorageError
+from .errors import KEPT_IN_LOG, StorageError
 from .codec import (decode_spec, decode_state, encode_item, encode_spec, encode_state, item_checksum,
                     row_key, row_key_reader, table_checksum)
 
@@ -361,6 +361,10 @@ class SqliteStorage(Storage):
                     if self._database_gone():
                         self._recover_to(recovery_path(self.path))
                     self._write_everything()
+            except StorageError as error:  # (a full disk: what the file could not take stays in the log)
+                if self.recovered_to is not None or self._log is None:
+                    raise
+                raise StorageError(f"{error}; {KEPT_IN_LOG.format(log=self._log.path)}") from None
             finally:
                 self._release()
             if self.recovered_to is not None:

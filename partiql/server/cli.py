@@ -93,10 +93,10 @@ def main(argv: list, stdout=None, stderr=None) -> int:
         server.run(ready=lambda: print(f"partiql serve: listening on {server.url}, serving {served}",
                                        file=stdout, flush=True))
     except OSError as error:  # (closing: a file deleted while served is written to a recovery file)
+        log.close()  # (the counts of repeated warnings still open, before the last line)
         print(f"partiql serve: stopped; {error}", file=stderr, flush=True)
         return 1
-    finally:
-        log.close()  # (the counts of repeated warnings still open)
+    log.close()
     print("partiql serve: stopped, database closed", file=stderr, flush=True)
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -114,3 +115,31 @@ def test_a_ddl_refused_by_a_full_disk_then_space_freed_writes_recover_without_a_
     assert code == 0 and "Traceback" not in err
     with partiql.connect(path) as db:
         assert db.engine.scan(TableName="Tee")["Count"] == 2 and db.engine.scan(TableName="You")["Count"] == 1
+
+
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="needs Linux's prlimit to fill the disk of one process")
+def test_sigterm_on_a_full_disk_says_nothing_is_lost_and_the_next_open_folds_the_log(tmp_path):
+    """Refused writes are logged once per interval with a count; a stop while the disk is still full keeps
+    every acknowledged write in the write log, says so, and the next open folds it in."""
+    path = str(tmp_path / "served.db")
+    process = subprocess.Popen([sys.executable, "-m", "partiql.shell", "serve", "--port", "0", path],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_no_core_and_ignore_xfsz)
+    try:
+        url = process.stdout.readline().split("listening on ")[1].split(",")[0]
+        connection = _client(url)
+        assert post(connection, "CreateTable", {"TableName": "Tee", **HASH_RANGE})[0] == 200
+        assert all(_put(connection, n)[0] == 200 for n in range(50))
+        resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (1, resource.RLIM_INFINITY))
+        refused = [_put(connection, 100 + n) for n in range(30)]
+        connection.close()
+    finally:
+        code, err = stop(process)
+    assert {status for status, _ in refused} == {500}
+    assert refused[0][1]["message"] == f"cannot write {path}-writes: File too large"
+    logged = [line for line in err.splitlines() if "answered 500" in line]
+    assert len(logged) == 2 and re.search(r"\(× 29 more in the last \d+ s\)$", logged[1]), logged
+    assert code == 1 and "Traceback" not in err
+    assert (f"nothing acknowledged is lost: the write log {path}-writes is folded in at the next open"
+            in err.splitlines()[-1])
+    assert _count(path) == 50
