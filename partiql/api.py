@@ -175,7 +175,12 @@ class Connection(ConnectionBase):
         text = _text(statement).strip()
         if not text.upper().startswith("EXPLAIN"):
             text = "EXPLAIN " + text
-        return self.runner.execute(text, _python_params(parameters), shell=True).plan
+        params = _python_params(parameters)
+        try:
+            return self.runner.execute(text, params, shell=True).plan
+        except DynamoDBError as error:
+            hints.for_error(self, text, params, error)  # (as ``execute``: advice beside DynamoDB's error)
+            raise
 
     # ------------------------------------------------------------- catalog
     def control(self, operation: str, request: dict) -> dict:

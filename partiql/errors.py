@@ -74,3 +74,8 @@ class ScanRefused(ValidationException):
 def position_suffix(span: Span) -> str:
     """DynamoDB's source-position suffix: `` at line:column:length``."""
     return f" at {span.line}:{span.column}:{span.length}"
+
+
+class EndpointUnreachable(ConnectionError):
+    """A remote connection's endpoint did not answer (refused, timed out, reset): nothing was done there
+    that the caller knows of; the message names the endpoint and the cause."""

@@ -10,6 +10,7 @@ Meta-commands run as usual inside a block.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from partiql.engine.errors import DynamoDBError, TransactionCanceledException
@@ -29,8 +30,12 @@ SHOWN = 60  # characters of a statement in the outcome tables
 HELP = """BEGIN [TRANSACTION]; statements … COMMIT;  one ExecuteTransaction: all or none
 BEGIN BATCH;         statements … COMMIT;  one BatchExecuteStatement: each alone
 ROLLBACK;                                  drop the queued statements, run none
+.queue [drop N]                            show the queue, or drop statement N
 
-Statements are queued until COMMIT. A transaction holds up to 100 statements,
+Each statement is planned as it is queued (an error or a hint at once, and it is
+not queued); the prompt reads partiql*> while a block is open. A COMMIT that
+fails writes nothing and keeps the queue: COMMIT again, or ROLLBACK. A
+transaction holds up to 100 statements,
 all reads or all writes; when DynamoDB cancels it, its reasons are shown as a
 table (statement, code, message). A batch holds up to 25, all reads or all
 writes, and shows each statement's outcome. Example:
@@ -74,17 +79,40 @@ def handle(session, text: str) -> bool | None:
         if said[0] in ("ROLLBACK", "ABORT"):
             session.notice(f"{block.kind} rolled back: {len(block.statements)} statements dropped, none run")
             return True
-        return commit(session, block)
+        committed = commit(session, block)
+        if committed is None:  # nothing was written: the queue stays for another COMMIT or a ROLLBACK
+            session.block = block
+            session.notice(f"nothing was written; the {len(block.statements)} statements stay queued: COMMIT "
+                           "again, .queue shows them, ROLLBACK drops them", "warning")
+            return False
+        return committed
     if block is None:
         return None
     if len(block.statements) >= LIMITS[block.kind]:
         raise ShellError(f"a {block.kind} holds at most {LIMITS[block.kind]} statements (DynamoDB's limit)")
+    if not _planned(session, text):
+        return False
     block.statements.append(text)
     session.notice(f"queued ({len(block.statements)})")
     return True
 
 
-def commit(session, block: Block) -> bool:
+def _planned(session, text: str) -> bool:
+    """Plan a statement as it is queued: its error and hints now, not at COMMIT (then it is not queued)."""
+    parameters = session.knobs.params if session.knobs.params and "?" in text else None
+    try:
+        session.db.explain(text, parameters)
+    except Exception as error:  # noqa: BLE001 - reported as run_statement reports, the session goes on
+        session.error(error, text)
+        session.notice("not queued: fix it and enter it again", "warning")
+        for hint in getattr(error, "hints", ()):
+            session.notice(f"hint: {hint}", "warning")
+        return False
+    return True
+
+
+def commit(session, block: Block) -> bool | None:
+    """Send the block; True when done, False when a batch ran with failures, None when nothing was written."""
     if not block.statements:
         session.notice(f"{block.kind}: nothing to commit")
         return True
@@ -93,7 +121,7 @@ def commit(session, block: Block) -> bool:
     return _transaction(session, block.statements)
 
 
-def _transaction(session, statements: list) -> bool:
+def _transaction(session, statements: list) -> bool | None:
     try:
         results = session.db.execute_transaction(statements)
     except TransactionCanceledException as error:
@@ -101,10 +129,11 @@ def _transaction(session, statements: list) -> bool:
                 for n, (text, reason) in enumerate(zip(statements, error.reasons), 1) if reason.code != "None"]
         session.error(error)
         session.show(render_items(rows, "table", ["#", "statement", "code", "message"]))
-        return False
-    except DynamoDBError as error:
+        return None
+    except Exception as error:  # noqa: BLE001 - DynamoDB's refusal, the network: reported, the queue kept
         session.error(error)
-        return False
+        _name_the_statement(session, error, statements)
+        return None
     items = [item for result in results for item in result.items]
     if items:
         session.show(render_items(items, session.settings.format, []))
@@ -116,12 +145,12 @@ def _transaction(session, statements: list) -> bool:
     return True
 
 
-def _batch(session, statements: list) -> bool:
+def _batch(session, statements: list) -> bool | None:
     try:
         outcomes = session.db.execute_batch(statements)
-    except DynamoDBError as error:
+    except Exception as error:  # noqa: BLE001 - as a transaction's: nothing ran, the queue is kept
         session.error(error)
-        return False
+        return None
     rows, tables = [], []
     for number, (text, outcome) in enumerate(zip(statements, outcomes), 1):
         if isinstance(outcome, DynamoDBError):
@@ -137,6 +166,36 @@ def _batch(session, statements: list) -> bool:
     session.notice(f"batch: {len(statements)} statements, {failed} failed" + SEPARATOR
                    + capacity_text(ConsumedCapacity.of(tables)), "warning" if failed else "status")
     return not failed
+
+
+_POSITION = re.compile(r"TransactStatements\[(\d+)\]")
+
+
+def _name_the_statement(session, error: Exception, statements: list) -> None:
+    """DynamoDB numbers a transaction's statements from 0 (``TransactStatements[0]``); the queue from 1."""
+    found = _POSITION.search(getattr(error, "message", ""))
+    if found and int(found.group(1)) < len(statements):
+        number = int(found.group(1)) + 1
+        session.notice(f"{found.group(0)} is queued statement {number}: {_short(statements[number - 1])}",
+                       "warning")
+
+
+def show_queue(session, argument: str) -> None:
+    """``.queue``: the open block's statements, numbered; ``.queue drop N`` drops statement N."""
+    block = session.block
+    if block is None:
+        raise ShellError("no transaction or batch is open (BEGIN opens one)")
+    words = argument.split()
+    if words:
+        if len(words) != 2 or words[0] != "drop" or not words[1].isdigit() \
+                or not 1 <= int(words[1]) <= len(block.statements):
+            raise ShellError(f".queue drop N takes a queued statement's number (1 to {len(block.statements)})")
+        dropped = block.statements.pop(int(words[1]) - 1)
+        session.notice(f"dropped {words[1]}: {_short(dropped)} ({len(block.statements)} queued)")
+        return
+    rows = [{"#": str(n), "statement": _short(text)} for n, text in enumerate(block.statements, 1)]
+    session.show(render_items(rows, "table", ["#", "statement"]))
+    session.notice(f"{block.kind}: {len(block.statements)} queued")
 
 
 def _short(text: str) -> str:

@@ -20,7 +20,7 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
-from . import heat, helptext, knobs, tail
+from . import blocks, heat, helptext, knobs, tail
 from .diagnostics import ShellError
 from .explain import render_description, render_tables
 from partiql.schema import create_request, create_statement
@@ -272,6 +272,11 @@ def _limit(session, argument: str) -> None:
         session.knobs.pending = None
     limit = session.knobs.limit
     session.notice(f"limit: {'off (every page)' if limit is None else limit}")
+
+
+@command(".queue", "[drop N]", "what BEGIN … COMMIT queued; drop N drops one")
+def _queue(session, argument: str) -> None:
+    blocks.show_queue(session, argument)
 
 
 @command(".next", "", "read the next page of the last SELECT run with .limit")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.storage import StorageError
-from partiql.errors import SYNTAX_PREFIX, ScanRefused
+from partiql.errors import SYNTAX_PREFIX, EndpointUnreachable, ScanRefused
 
 
 class ShellError(Exception):
@@ -43,6 +43,8 @@ def kind(error: Exception) -> str:
         return "syntax error" if error.message.startswith(SYNTAX_PREFIX) else error.code
     if isinstance(error, StorageError):  # the database file's state (read-only, closed, a full disk)
         return "storage error"
+    if isinstance(error, EndpointUnreachable):  # the network, not a bug: the session goes on
+        return "network error"
     return "internal error"
 
 
@@ -52,7 +54,7 @@ SCAN_REFUSED = ("full table scans are refused in this session (.scan deny): {}. 
 
 
 def message(error: Exception) -> str:
-    if isinstance(error, StorageError):
+    if isinstance(error, (StorageError, EndpointUnreachable)):
         return str(error)
     if isinstance(error, ScanRefused):
         return SCAN_REFUSED.format(error.access_path)

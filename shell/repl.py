@@ -30,7 +30,7 @@ from .completer import ShellCompleter
 from .execution import Cancelled
 from .lexer import PartiQLLexer, style_rules
 
-PROMPT = "partiql> "
+
 CONTINUATION = "    ...> "
 
 
@@ -90,13 +90,15 @@ def _history():
     return FileHistory(str(path))
 
 
-def prompt_message(db):
+def prompt_message(db, block=None):
     """``partiql> `` on a local database; on an endpoint, where statements go, in the remote colour
-    (``partiql 127.0.0.1:8000> ``, ``partiql dynamodb eu-west-1> ``)."""
+    (``partiql 127.0.0.1:8000> ``, ``partiql dynamodb eu-west-1> ``); ``partiql*> `` while a BEGIN …
+    COMMIT block is open (its statements are queued, not run)."""
+    mark = "*" if block is not None else ""
     if not db.remote:
-        return PROMPT
+        return f"partiql{mark}> "
     where = urlparse(db.where).netloc or db.where
-    return [("class:remote", f"partiql {where}"), ("", "> ")]
+    return [("class:remote", f"partiql {where}"), ("", f"{mark}> ")]
 
 
 def build_prompt(session, input=None, output=None) -> PromptSession:
@@ -104,7 +106,7 @@ def build_prompt(session, input=None, output=None) -> PromptSession:
     settings = session.settings
     rules = {**style_rules(settings.colors), "remote": settings.colors.get("remote", "")}
     return PromptSession(
-        message=prompt_message(session.db), multiline=True, prompt_continuation=continuation,
+        message=lambda: prompt_message(session.db, session.block), multiline=True, prompt_continuation=continuation,
         lexer=PygmentsLexer(PartiQLLexer), style=Style.from_dict(rules),
         completer=ShellCompleter(session.catalog), complete_while_typing=True,
         auto_suggest=AutoSuggestFromHistory(), history=_history(), key_bindings=key_bindings(),

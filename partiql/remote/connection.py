@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import time
 from typing import Sequence
+from urllib.parse import urlparse
 
 from partiql.engine.errors import DynamoDBError, ResourceNotFoundException, ValidationException
 
+from ..errors import EndpointUnreachable
 from ..arguments import ConnectionBase, _check_scan_policy, _python_params, _sequence, _statement, _text
 from ..planner import ExplainTemplate, SelectTemplate, TableTemplate
 from ..result import ConsumedCapacity, PlanSummary, Result
@@ -277,7 +279,7 @@ class RemoteConnection(ConnectionBase):
     def call(self, method: str, table: str | None, **request) -> dict:
         """One call to the service; its error as DynamoDB's exception (the table's schema is read again
         after an error that may mean it changed)."""
-        from botocore.exceptions import ClientError
+        from botocore.exceptions import ClientError, ConnectionError as Unreached, HTTPClientError
         try:
             return getattr(self.client, method)(**request)
         except ClientError as error:
@@ -285,6 +287,8 @@ class RemoteConnection(ConnectionBase):
             if table is not None and converted.code in ("ResourceNotFoundException", "ValidationException"):
                 self.catalog.forget(table)
             raise converted from None
+        except (Unreached, HTTPClientError) as error:  # (the network: one clear line, never a traceback)
+            raise EndpointUnreachable(unreachable(self.where, self.endpoint_url, error)) from None
 
 
 def _client(endpoint_url, region, profile):
@@ -301,7 +305,22 @@ def _client(endpoint_url, region, profile):
         # why: a local endpoint (partiql serve, DynamoDB Local, moto) takes any credentials
         options = {"aws_access_key_id": "partiql", "aws_secret_access_key": "partiql"}
     return session.client("dynamodb", endpoint_url=endpoint_url,
-                          config=Config(retries={"mode": "standard", "max_attempts": 5}), **options)
+                          config=Config(retries={"mode": "standard", "max_attempts": 5}, connect_timeout=10),
+                          **options)
+
+
+def unreachable(where: str, endpoint_url: str | None, error: Exception) -> str:
+    """``cannot reach http://127.0.0.1:8766 (connection refused): is partiql serve still running?``"""
+    text = f"{error} {getattr(error, 'kwargs', {}).get('error', '')}".lower()  # (botocore keeps the cause)
+    cause = next((cause for words, cause in _CAUSES if any(word in text for word in words)), "no answer")
+    host = urlparse(endpoint_url or "").hostname or ""
+    local = host in ("localhost", "::1") or host.startswith("127.")
+    hint = "is partiql serve still running?" if local else "check the network and the endpoint"
+    return f"cannot reach {where} ({cause}): {hint}"
+
+
+_CAUSES = ((("refused",), "connection refused"), (("timed out", "timeout"), "timed out"),
+           (("reset", "closed", "aborted"), "connection reset"))
 
 
 def _snake(operation: str) -> str:

@@ -88,13 +88,14 @@ def test_a_script_file_runs_on_the_endpoint(capsys, endpoint, tmp_path):
 
 
 def test_the_prompt_names_the_endpoint_in_the_remote_colour(served):
-    from partiql.shell.repl import PROMPT, prompt_message
+    from partiql.shell.repl import prompt_message
     import partiql
     with served.connect() as db:
         host = served.url.split("//")[1]
         assert prompt_message(db) == [("class:remote", f"partiql {host}"), ("", "> ")]
+        assert prompt_message(db, object()) == [("class:remote", f"partiql {host}"), ("", "*> ")]  # (a block open)
     with partiql.connect() as local:
-        assert prompt_message(local) == PROMPT
+        assert prompt_message(local) == "partiql> "
 
 
 @pytest.mark.parametrize("answer, kept", [(False, True), (True, False)])

@@ -29,6 +29,8 @@ SESSION = [
     "UPDATE GameScores SET TopScore = 9000 WHERE UserId = 'u102' AND GameTitle = 'Galaxy Invaders';",
     "INSERT INTO GameScores VALUE {'UserId': 'u101', 'GameTitle': 'Meteor Blasters', 'TopScore': 1};",
     "COMMIT;",
+    ".queue",
+    "ROLLBACK;",
     'SELECT * FROM GameScores WHERE UserId = "u102";',
     "SELECT UserId FROM GameScores WHERE GameTitle = 'Meteor Blasters';",
 ]
@@ -67,6 +69,10 @@ def test_the_game_scores_session(make_session):
     assert cells[0] == "2" and cells[2:] == ["DuplicateItem", "Duplicate primary key exists in table"]
     assert db.execute("SELECT TopScore FROM GameScores WHERE UserId = 'u102' AND GameTitle = 'Galaxy Invaders'"
                       ).items == [{"TopScore": 1000}]
+    # (a failed COMMIT keeps its queue: .queue shows it, ROLLBACK drops it)
+    assert ("nothing was written; the 2 statements stay queued: COMMIT again, .queue shows them, ROLLBACK drops "
+            "them") in lines
+    assert "transaction: 2 queued" in lines and "transaction rolled back: 2 statements dropped, none run" in lines
 
     # the hints
     assert "warning: \"u102\" is an attribute name; strings take single quotes: 'u102'" in lines
