@@ -52,7 +52,8 @@ class Seen:
         self.connection = connection
         self.statement = statement
         self.params = params
-        self.tables = connection.engine.tables
+        # (on an endpoint: the catalog's tables, read by DescribeTable, and their names by ListTables)
+        self.tables = _RemoteTables(connection) if connection.remote else connection.engine.tables
 
     @functools.cached_property
     def parsed(self):
@@ -82,14 +83,20 @@ class Seen:
 
 def for_result(connection, statement: str, params, result) -> None:
     """Add the hints a successful result calls for to ``result.warnings``."""
-    plan = result.plan
+    found = for_plan(connection, statement, params, result.plan, result.count == 0)
+    result.warnings.extend(hint for hint in found if hint not in result.warnings)
+
+
+def for_plan(connection, statement: str, params, plan, empty: bool = True) -> list:
+    """The hints a statement planned as ``plan`` calls for (``empty``: it found nothing, or has not run);
+    the shell shows them before it asks whether to run a full Scan."""
     prefixed = plan is not None and plan.table is not None and "begins_with" in statement.lower()
-    if plan is None or not (plan.full_table_scan or prefixed or (result.count == 0 and '"' in statement)):
-        return
+    if plan is None or not (plan.full_table_scan or prefixed or (empty and '"' in statement)):
+        return []
     seen = Seen(connection, statement, params)
     found = near_key(seen) + index_would_query(seen) if plan.full_table_scan else []
     found += double_quoted(seen) + (concatenated_key(seen, plan.table) if prefixed else [])
-    result.warnings.extend(hint for hint in dict.fromkeys(found) if hint not in result.warnings)
+    return list(dict.fromkeys(found))
 
 
 def for_error(connection, statement: str, params, error: DynamoDBError) -> None:
@@ -132,6 +139,8 @@ def concatenated_key(seen: Seen, table_name: str) -> list:
     named = set(_BEGINS_WITH.findall(seen.statement))
     table = seen.tables.get(table_name)
     if table is None or not named & set(table.spec.key.names).union(*(i.key.names for i in table.spec.indexes)):
+        return []
+    if seen.connection.remote:  # (its items are not read here: a sample would cost)
         return []
     return [found.advice() for found in remembered_keys(seen.connection.engine, table) if found.attribute in named]
 
@@ -253,6 +262,30 @@ ERROR_HINTS = (
 
 
 # ------------------------------------------------------------------ helpers
+
+class _RemoteTables:
+    """An endpoint's tables as the detectors read a local engine's: by name (DescribeTable, the planner's
+    cached catalog), and every name (ListTables, read once per statement that needs it)."""
+
+    def __init__(self, connection):
+        self.connection = connection
+
+    def get(self, name: str, default=None):
+        return self.connection.catalog.get(name, default)
+
+    def __contains__(self, name) -> bool:
+        return self.get(name) is not None
+
+    @functools.cached_property
+    def _names(self) -> list:
+        return self.connection.table_names()
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def values(self):
+        return [found for found in (self.get(name) for name in self._names) if found is not None]
+
 
 def _where_names(stmt) -> list:
     """Top-level attribute names the statement's WHERE reads, in order, once each."""

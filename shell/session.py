@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 
+from partiql import hints
 from partiql.result import ConsumedCapacity
 from partiql.splitter import split_statements
 
@@ -115,6 +116,7 @@ class Session:
         self.confirm = None  # the REPL's yes/no question before a full Scan (scan = warn)
         self.done = False  # set by .quit
         self.knobs = Knobs()  # .limit, .consistent, .param
+        self.hinted: list = []  # hints shown before a scan question, not repeated as the result's warnings
         self.block = None  # an open BEGIN … COMMIT (shell.blocks)
         self.ask_before_drop = False  # a remote endpoint without --yes: DROP TABLE is confirmed first
 
@@ -183,7 +185,9 @@ class Session:
         if text:
             self.show(text)
         for warning in run.result.warnings:
-            self.notice(f"warning: {warning}", "warning")
+            if warning not in self.hinted:  # (shown before the scan question already)
+                self.notice(f"warning: {warning}", "warning")
+        self.hinted = []
         self.say(status_fragments(run, self.settings.timer, self.db.where if self.db.remote else None))
 
     # ---------------------------------------------------------- statements
@@ -191,8 +195,14 @@ class Session:
         """The user's answer to running a full Scan (REPL, scan = warn); None when nothing was asked."""
         if self.confirm is None or self.db.scan_policy != "warn" or leading_word(statement) != "SELECT":
             return None
-        plan = self.db.explain(statement)
-        return self.confirm(f"{plan.access_path} reads the whole table. Run it?") if plan.full_table_scan else None
+        parameters = list(self.knobs.params) if self.knobs.params and "?" in statement else []
+        plan = self.db.explain(statement, parameters or None)
+        if not plan.full_table_scan:
+            return None
+        self.hinted = hints.for_plan(self.db, statement, parameters, plan)
+        for hint in self.hinted:  # (before the question: an informed answer)
+            self.notice(f"hint: {hint}", "warning")
+        return self.confirm(f"{plan.access_path} reads the whole table. Run it?")
 
     def run_statement(self, statement: str, where: Where | None = None) -> bool:
         """Run one statement and print what it returned; False when it failed.

@@ -23,6 +23,7 @@ from urllib.parse import urlparse
 
 from partiql.engine.errors import DynamoDBError, ResourceNotFoundException, ValidationException
 
+from .. import hints
 from ..errors import EndpointUnreachable
 from ..arguments import ConnectionBase, _check_scan_policy, _python_params, _sequence, _statement, _text
 from ..planner import ExplainTemplate, SelectTemplate, TableTemplate
@@ -80,6 +81,15 @@ class RemoteConnection(ConnectionBase):
         """Run one statement on the service (EXPLAIN runs nothing; DDL is the control plane's)."""
         self._check_open()
         text, params = _text(statement), _python_params(parameters)
+        try:
+            result = self._execute(text, params, limit, next_token, consistent_read)
+        except DynamoDBError as error:
+            hints.for_error(self, text, params, error)  # (the planner is local: the hints are the same here)
+            raise
+        hints.for_result(self, text, params, result)
+        return result
+
+    def _execute(self, text: str, params: list, limit, next_token, consistent_read) -> Result:
         template = self.runner.template(text, params, shell=True)
         if isinstance(template, ExplainTemplate):
             return Result(plan=self.runner.explain(template.statement, params, consistent_read),
@@ -144,7 +154,11 @@ class RemoteConnection(ConnectionBase):
         if not text.upper().startswith("EXPLAIN"):
             text = "EXPLAIN " + text
         params = _python_params(parameters)
-        return self.runner.explain(self.runner.template(text, params, shell=True).statement, params)
+        try:
+            return self.runner.explain(self.runner.template(text, params, shell=True).statement, params)
+        except DynamoDBError as error:
+            hints.for_error(self, text, params, error)
+            raise
 
     def _summary(self, text: str, params: list, options: dict) -> PlanSummary | None:
         """A batch's or transaction's statement as planned here, after the guard; None when it does not
