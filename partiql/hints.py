@@ -236,6 +236,32 @@ def misspelt_keyword(seen: Seen, error) -> list:
     return []
 
 
+# SQL habits a syntax error comes from, as data: (what the statement holds, the hint)
+SQL_HABITS = (
+    (re.compile(r"\bJOIN\b", re.I), "no joins: keep related items under one partition key (one Query reads "
+                                     "them), or query each table"),
+    (re.compile(r"\bINSERT\s+INTO\s+\S+\s+VALUES\s*\(", re.I),
+     "INSERT takes one item as a tuple: INSERT INTO T VALUE {'pk': 'a', 'n': 1}"),
+    (re.compile(r"\bCREATE\s+TABLE\s+\S+\s*\(.*\b(VARCHAR|CHAR|INT|INTEGER|TEXT|PRIMARY\s+KEY)\b", re.I | re.S),
+     "a table declares its key attributes only, typed STRING, NUMBER or BINARY: CREATE TABLE T PRIMARY KEY "
+     "(pk STRING HASH, sk NUMBER RANGE)"),
+)
+_FROM_RESERVED = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+([A-Za-z_]\w*)", re.I)
+
+
+def sql_habit(seen: Seen, error) -> list:
+    """What a SQL user writes out of habit (a join, VALUES (…), a column list), and a reserved word used as a
+    table name (quoted, it is a name; the nearest table too)."""
+    text = QUOTED.sub(lambda q: " " * len(q.group()), seen.statement)
+    found = [hint for pattern, hint in SQL_HABITS if pattern.search(text)]
+    for word in _FROM_RESERVED.findall(text):
+        if word.lower() in RESERVED:
+            nearest = _nearest(word, sorted(seen.tables))
+            found.append(f'{word} is a reserved word: quote it as a name, "{word}"'
+                         + (f" (or did you mean {nearest}?)" if nearest and nearest != word else ""))
+    return found
+
+
 def aggregate(seen: Seen, error) -> list:
     """``COUNT(*)`` and friends: the dialect has none."""
     found = _AGGREGATE.search(QUOTED.sub("''", seen.statement))
@@ -254,6 +280,7 @@ ERROR_HINTS = (
     (lambda e: isinstance(e, ResourceNotFoundException), missing_table),
     (lambda e: e.message.startswith(NO_INDEX), missing_index),
     (_is_syntax, misspelt_keyword),
+    (_is_syntax, sql_habit),
     (lambda e: isinstance(e, ValidationException), aggregate),
     (lambda e: isinstance(e, ValidationException), double_quoted),
     (lambda e: isinstance(e, ScanRefused), near_key),

@@ -81,6 +81,16 @@ def test_no_hint_where_there_is_no_mistake(game, statement):
      "DynamoDB's PartiQL has no aggregates (SUM(…)): the status line, or Result.count, counts the items"),
     ("INSERT INTO GameScores VALUE {'UserId': \"u103\", 'GameTitle': 'x'}", "ValidationException",
      '"u103" is an attribute name; strings take single quotes: \'u103\''),
+    # SQL habits (issue 38 point 3)
+    ("SELECT * FROM GameScores g JOIN Players p ON g.UserId = p.UserId", "ValidationException",
+     "no joins: keep related items under one partition key (one Query reads them), or query each table"),
+    ("INSERT INTO GameScores VALUES ('u1', 'x')", "ValidationException",
+     "INSERT takes one item as a tuple: INSERT INTO T VALUE {'pk': 'a', 'n': 1}"),
+    ("CREATE TABLE Players (UserId VARCHAR(20) PRIMARY KEY, Name TEXT)", "ValidationException",
+     "a table declares its key attributes only, typed STRING, NUMBER or BINARY: CREATE TABLE T PRIMARY KEY "
+     "(pk STRING HASH, sk NUMBER RANGE)"),
+    ("SELECT * FROM Order WHERE UserId = 'u1'", "ValidationException",
+     'Order is a reserved word: quote it as a name, "Order"'),
 ])
 def test_an_error_keeps_dynamodbs_type_and_message_and_carries_the_hint(game, statement, error, hint):
     with pytest.raises(DynamoDBError) as raised:
