@@ -20,7 +20,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
-from partiql.engine.errors import ResourceInUseException
+from partiql.engine.errors import ResourceInUseException, ValidationException
 from partiql.engine.requests.create_table import create_table_spec
 
 from .schema import create_request
@@ -41,31 +41,54 @@ class CopyReport:
 
 
 def copy(source, dest, tables: list | None = None, *, items: bool = False, sample: int | None = None,
-         max_wcu: float | None = None, progress=None) -> CopyReport:
-    """Copy ``tables`` (every table: None) from connection ``source`` to connection ``dest``."""
+         max_wcu: float | None = None, progress=None, into_existing: bool = False) -> CopyReport:
+    """Copy ``tables`` (every table: None) from connection ``source`` to connection ``dest``;
+    ``into_existing``: a table that exists there (with the same key) takes the items, its definition kept."""
     if sample is not None and sample < 1:
         raise ValueError(f"sample takes a positive number of items, not {sample}")
     started = time.perf_counter()
     names = list(tables) if tables else source.table_names()
     existing = set(dest.table_names())
     clashes = [name for name in names if name in existing]
-    if clashes:
+    if clashes and not into_existing:
         raise ResourceInUseException(f"Table already exists at the destination: {', '.join(clashes)} "
-                                     "(a copy makes new tables; drop them there first)")
+                                     "(a copy makes new tables: drop them there first, or fill them with "
+                                     "--into-existing)")
+    descriptions = {name: source.describe(name) for name in names}
+    for name in clashes:
+        _check_same_key(name, descriptions[name], dest.describe(name))
     report = CopyReport()
     for name in names:
-        description = source.describe(name)
-        dest.control("CreateTable", create_request(description))
-        ttl = source.control("DescribeTimeToLive", {"TableName": name})["TimeToLiveDescription"]
-        if ttl.get("TimeToLiveStatus") in ("ENABLED", "ENABLING"):
-            dest.control("UpdateTimeToLive", {"TableName": name, "TimeToLiveSpecification": {
-                "Enabled": True, "AttributeName": ttl["AttributeName"]}})
+        description = descriptions[name]
+        if name not in existing:
+            _create(source, dest, name, description)
         count = None
         if items or sample is not None:
             count = _copy_items(source, dest, description, sample, max_wcu, progress)
         report.tables.append((name, count))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _create(source, dest, name: str, description: dict) -> None:
+    dest.control("CreateTable", create_request(description))
+    ttl = source.control("DescribeTimeToLive", {"TableName": name})["TimeToLiveDescription"]
+    if ttl.get("TimeToLiveStatus") in ("ENABLED", "ENABLING"):
+        dest.control("UpdateTimeToLive", {"TableName": name, "TimeToLiveSpecification": {
+            "Enabled": True, "AttributeName": ttl["AttributeName"]}})
+
+
+def _key_of(description: dict) -> list:
+    types = {d["AttributeName"]: d["AttributeType"] for d in description["AttributeDefinitions"]}
+    return [(k["AttributeName"], k["KeyType"], types.get(k["AttributeName"])) for k in description["KeySchema"]]
+
+
+def _check_same_key(name: str, source: dict, dest: dict) -> None:
+    """An existing destination table takes the items only if its key is the source's (names, roles, types)."""
+    if _key_of(source) != _key_of(dest):
+        shown = lambda key: ", ".join(f"{n} {t} {r}" for n, r, t in key)  # noqa: E731
+        raise ValidationException(f"cannot copy {name} into the existing table: its key is ({shown(_key_of(dest))}),"
+                                  f" the source's ({shown(_key_of(source))})")
 
 
 def _copy_items(source, dest, description: dict, sample: int | None, max_wcu: float | None, progress) -> int:

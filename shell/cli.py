@@ -15,14 +15,23 @@ import partiql
 # (the settings module loads after ``--version``'s early return: it and dataclasses are a third of that path)
 
 PROGRAM = "partiql"
-DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Every statement shows its "
-               "access path (GetItem, Query, Scan) and the capacity it consumed.")
-EPILOG = ("Statements end with ';'. With -e, -f or statements on stdin the shell runs them as a script: "
-          "results on stdout, status lines and errors on stderr, exit status 1 if any failed. "
-          "Also: partiql DATABASE import FILE TABLE [--format F] [--continue-on-error] and "
-          "partiql DATABASE export TABLE FILE [--format F]; partiql serve [DATABASE] serves DynamoDB's HTTP API; "
-          "partiql check FILE verifies a database file; partiql recover FILE applies a damaged write log's "
-          "intact writes; partiql backup FILE DEST copies one safely.")
+DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Every statement\n"
+               "shows its access path (GetItem, Query, Scan) and the capacity it consumed.")
+# Every subcommand, as `partiql --help` lists them (each has its own --help)
+SUBCOMMANDS = (
+    ("serve [DATABASE]", "serve DynamoDB's HTTP API to every SDK"),
+    ("simulate WORKLOAD [DATABASE]", "replay a workload on a virtual clock"),
+    ("copy SOURCE DEST [TABLE…]", "copy tables and items between places"),
+    ("DATABASE import FILE TABLE", "import items (JSON lines, DDB JSON, CSV)"),
+    ("DATABASE export TABLE FILE", "export a table's items"),
+    ("check FILE", "verify a database file"),
+    ("recover FILE", "fold in a damaged log's intact writes"),
+    ("backup FILE DEST", "copy a database file safely, even open"),
+)
+EPILOG = ("Statements end with ';'. With -e, -f or statements on stdin the shell runs\n"
+          "them as a script: results on stdout, status lines and errors on stderr, exit\n"
+          "status 1 if any failed.\n\nsubcommands (each with its own --help):\n"
+          + "\n".join(f"  partiql {usage:<28} {what}" for usage, what in SUBCOMMANDS))
 
 
 class _Script(argparse.Action):
@@ -38,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .config import FORMATS, SCAN_POLICIES
 
-    parser = argparse.ArgumentParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
+    parser = argparse.ArgumentParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.set_defaults(scripts=[])
     parser.add_argument("database", nargs="?", metavar="DATABASE",
                         help="database file (default: an in-memory database)")

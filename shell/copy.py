@@ -1,12 +1,14 @@
-"""``partiql copy SOURCE DEST [TABLE…] [--items | --sample N] [--max-wcu N] [--profile P]``.
+"""``partiql copy SOURCE DEST [TABLE…] [--definitions-only | --sample N] [--into-existing] [--max-wcu N]
+[--profile P]``.
 
 SOURCE and DEST are each a database file, an endpoint URL (``http://…``:
 ``partiql serve``, DynamoDB Local, any endpoint) or ``aws:REGION`` (real
 DynamoDB, the usual credential chain; ``--profile`` picks a profile). Every
-table is copied unless TABLEs are named: its definition always (keys,
-indexes, billing, streams, Time to Live), its items with ``--items`` or the
-first N with ``--sample N`` (``partiql.copying``). Exit status 1 when
-nothing could be copied.
+table is copied unless TABLEs are named: its definition (keys, indexes,
+billing, streams, Time to Live) and its items — the definition alone with
+``--definitions-only``, the first N items with ``--sample N``
+(``partiql.copying``); ``--into-existing`` fills a table that exists at DEST
+with the same key. Exit status 1 when nothing could be copied.
 """
 
 from __future__ import annotations
@@ -27,8 +29,11 @@ def parser() -> argparse.ArgumentParser:
     found.add_argument("dest", metavar="DEST", help="a database file, an endpoint URL or aws:REGION")
     found.add_argument("tables", nargs="*", metavar="TABLE", help="the tables to copy (default: every one)")
     what = found.add_mutually_exclusive_group()
-    what.add_argument("--items", action="store_true", help="copy every item too")
+    what.add_argument("--items", action="store_true", help="copy every item (the default)")
+    what.add_argument("--definitions-only", action="store_true", help="copy the tables' definitions, no item")
     what.add_argument("--sample", type=int, metavar="N", help="copy the first N items a Scan returns")
+    found.add_argument("--into-existing", action="store_true",
+                       help="fill a table that exists at DEST (same key) instead of refusing it")
     found.add_argument("--max-wcu", type=float, metavar="N", help="write units a second a remote DEST may spend")
     found.add_argument("--profile", help="the AWS profile for aws:REGION and endpoints")
     return found
@@ -58,8 +63,9 @@ def main(argv: list) -> int:
         for place in (args.source, args.dest):
             opened.append(open_place(place, args.profile))
         source, dest = opened
-        report = copy(source, dest, args.tables or None, items=args.items, sample=args.sample,
-                      max_wcu=args.max_wcu, progress=progress_reporter(Progress(sys.stderr), args.dest))
+        report = copy(source, dest, args.tables or None, items=not args.definitions_only, sample=args.sample,
+                      max_wcu=args.max_wcu, progress=progress_reporter(Progress(sys.stderr), args.dest),
+                      into_existing=args.into_existing)
     except (DynamoDBError, OSError, ValueError, ImportError) as error:
         print(f"{PROGRAM}: {getattr(error, 'message', None) or error}", file=sys.stderr)
         return 1

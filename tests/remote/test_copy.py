@@ -61,10 +61,34 @@ def test_a_sample_and_the_definitions_alone(tmp_path, served):
         for n in range(40):
             db.execute(f"INSERT INTO Sampled VALUE {{'pk': 'k{n}'}}")
     assert cli.main(["copy", served.url, str(tmp_path / "s.db"), "Sampled", "--sample", "15"]) == 0
-    assert cli.main(["copy", served.url, str(tmp_path / "d.db"), "Sampled"]) == 0
+    assert cli.main(["copy", served.url, str(tmp_path / "d.db"), "Sampled", "--definitions-only"]) == 0
+    assert cli.main(["copy", served.url, str(tmp_path / "all.db"), "Sampled"]) == 0  # (items by default)
     with partiql.connect(tmp_path / "s.db") as sampled, partiql.connect(tmp_path / "d.db") as defined:
         assert len(everything(sampled, "Sampled")) == 15
         assert everything(defined, "Sampled") == [] and defined.table_names() == ["Sampled"]
+    with partiql.connect(tmp_path / "all.db") as whole:
+        assert len(everything(whole, "Sampled")) == 40
+
+
+def test_into_an_existing_table_of_the_same_key_only(tmp_path, served, capsys):
+    with served.connect() as db:
+        db.execute("CREATE TABLE Filled PRIMARY KEY (pk STRING HASH)")
+        db.execute("INSERT INTO Filled VALUE {'pk': 'from-source'}")
+    target = tmp_path / "t.db"
+    with partiql.connect(target) as db:
+        db.execute("CREATE TABLE Filled PRIMARY KEY (pk STRING HASH)")
+        db.execute("INSERT INTO Filled VALUE {'pk': 'already-there'}")
+        db.execute("CREATE TABLE Other PRIMARY KEY (id NUMBER HASH)")
+    assert cli.main(["copy", served.url, str(target), "Filled"]) == 1
+    assert "fill them with --into-existing" in capsys.readouterr().err
+    assert cli.main(["copy", served.url, str(target), "Filled", "--into-existing"]) == 0
+    with partiql.connect(target) as db:
+        assert sorted(item["pk"] for item in everything(db, "Filled")) == ["already-there", "from-source"]
+    with served.connect() as db:
+        db.execute("CREATE TABLE Other PRIMARY KEY (id STRING HASH)")
+    assert cli.main(["copy", served.url, str(target), "Other", "--into-existing"]) == 1
+    assert ("cannot copy Other into the existing table: its key is (id N HASH), the source's (id S HASH)"
+            in capsys.readouterr().err)
 
 
 def test_copy_from_moto_and_the_refusals(tmp_path, moto, capsys):
@@ -72,7 +96,7 @@ def test_copy_from_moto_and_the_refusals(tmp_path, moto, capsys):
         db.execute("CREATE TABLE FromMoto PRIMARY KEY (pk STRING HASH)")
         db.execute("INSERT INTO FromMoto VALUE {'pk': 'a', 'v': 'x'}")
     target = tmp_path / "m.db"
-    assert cli.main(["copy", moto.url, str(target), "FromMoto", "--items"]) == 0
+    assert cli.main(["copy", moto.url, str(target), "FromMoto"]) == 0
     with partiql.connect(target) as db:
         assert everything(db, "FromMoto") == [{"pk": "a", "v": "x"}]
     assert cli.main(["copy", moto.url, str(target), "FromMoto"]) == 1

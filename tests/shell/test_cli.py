@@ -141,3 +141,20 @@ def test_throughput_enforce_throttles_and_report_warns(tmp_path):
     assert "warning: TableWriteProvisionedThroughputExceeded on Thin partition 1/1" in reported.stderr
     off = partiql("--throughput", "off", "--classic-partitions", "-f", str(script))
     assert off.returncode == 0 and "warning" not in off.stderr
+
+
+def test_help_lists_every_subcommand_in_80_columns(capsys):
+    """Issue 38: `partiql --help` lists each subcommand, and each one it lists answers its own --help."""
+    from partiql.shell import cli
+    from partiql.shell.cli import SUBCOMMANDS
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    text = capsys.readouterr().out
+    assert max(len(line) for line in text.splitlines()) <= 80
+    listed = {word for usage, _ in SUBCOMMANDS for word in usage.split()[:2]}
+    assert {"serve", "simulate", "copy", "import", "export", "check", "recover", "backup"} <= listed
+    assert all(f"partiql {usage}" in text for usage, _ in SUBCOMMANDS)
+    for word in ("serve", "simulate", "copy", "check", "recover", "backup"):
+        with pytest.raises(SystemExit) as done:
+            cli.main([word, "--help"])
+        assert done.value.code == 0 and capsys.readouterr().out.startswith(f"usage: partiql {word}")
