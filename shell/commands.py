@@ -11,6 +11,7 @@ of its file failed.
 
 from __future__ import annotations
 
+import difflib
 import json
 
 from dataclasses import dataclass
@@ -96,7 +97,25 @@ def dispatch(session, text: str, where=None) -> bool:
         return found.run(session, argument) is not False
     except (ShellError, DynamoDBError) as error:
         session.error(error, text, where)
+        for hint in _meta_hints(session, error, argument):
+            session.notice(f"hint: {hint}", "warning")
         return False
+
+
+def _meta_hints(session, error, argument: str) -> list:
+    """A meta-command naming a table that is not there: the nearest one, and how to make it; a table
+    without a stream (``.tail``): the statement that turns one on."""
+    if not argument.split():
+        return []
+    name = argument.split()[0].strip('"')
+    if "has no stream enabled" in getattr(error, "message", ""):
+        return [f"ALTER TABLE {name} SET STREAM NEW_AND_OLD_IMAGES; turns one on"]
+    if getattr(error, "code", "") != "ResourceNotFoundException":
+        return []
+    names = sorted(session.db.table_names())
+    nearest = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    found = [f"there is no table {name}: did you mean {nearest[0]}?"] if nearest else []
+    return found + [f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH) creates it (.help CREATE)"]
 
 
 def read_script(path: str) -> str:

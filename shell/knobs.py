@@ -11,6 +11,8 @@ for the session.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from partiql.literals import to_value
@@ -47,5 +49,13 @@ def parse_params(text: str) -> list:
         statement = parse_dml(f"INSERT INTO shell_parameters VALUE {{'p': [{text}]}}")
         return to_value(statement.value)["p"]
     except Exception as error:  # noqa: BLE001 - any failure is the user's text: say so, with what it was
-        detail = getattr(error, "message", None) or str(error)
-        raise ShellError(f".param takes PartiQL values separated by commas ('text', 5, [1, 2]): {detail}") from None
+        detail = _WRAPPER.sub("", getattr(error, "message", None) or str(error))  # (no name of our wrapper)
+        quoted = _DOUBLE_QUOTED.search(text)
+        hint = f"; strings take single quotes: '{quoted.group(1)}'" if quoted else ""
+        raise ShellError(f".param takes PartiQL values separated by commas ('text', 5, [1, 2]): {detail}{hint}") \
+            from None
+
+
+# what parse_params' wrapper statement adds to an error: the wrapper's names and its positions
+_WRAPPER = re.compile(r" under (?:key )?root\.p(?:\[\d+\])?| at \d+:\d+:\d+$")
+_DOUBLE_QUOTED = re.compile(r'"([^"]*)"')

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import partiql
 from partiql.shell import commands
 from partiql.shell.catalog import Catalog
 from partiql.shell.suggest import suggest
@@ -202,3 +203,27 @@ def test_a_file_name_no_file_can_have_is_refused_plainly(make_session, music, li
     assert session.run_script(line) is False
     message = streams.err.getvalue()
     assert why in message and "\x00" not in message and message.isascii()
+
+
+@pytest.mark.parametrize("line, hints", [
+    (".tail Orders", ["hint: ALTER TABLE Orders SET STREAM NEW_AND_OLD_IMAGES; turns one on"]),
+    (".describe Ordrs", ["hint: there is no table Ordrs: did you mean Orders?",
+                         "hint: CREATE TABLE Ordrs PRIMARY KEY (pk STRING HASH) creates it (.help CREATE)"]),
+    (".heat Invoices", ["hint: CREATE TABLE Invoices PRIMARY KEY (pk STRING HASH) creates it (.help CREATE)"]),
+])
+def test_a_meta_command_s_table_problem_comes_with_its_fix(make_session, line, hints):
+    """Issue 38 point 3: the nearest table and how to create a missing one; the DDL that turns a stream on."""
+    db = partiql.connect()
+    db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH)")
+    session, streams = make_session(db)
+    assert session.run_script(line) is False
+    shown = [text for text in streams.err.getvalue().splitlines() if text.startswith("hint:")]
+    assert shown == hints
+
+
+def test_param_with_double_quotes_says_strings_take_single_quotes(make_session):
+    session, streams = make_session(partiql.connect())
+    assert session.run_script('.param "u1", 5') is False
+    said = streams.err.getvalue()
+    assert "strings take single quotes: 'u1'" in said
+    assert "root.p" not in said and "shell_parameters" not in said  # (no name of the shell's own wrapper)
