@@ -12,6 +12,7 @@ reports any error (DynamoDB's, or a bug of ours) instead of raising it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,8 @@ from .style import paint, wants_colour
 READ_ONLY = ("SELECT", "EXPLAIN", "DESCRIBE", "SHOW")  # statements after which the catalog still holds
 NOT_FOUND = (126, 127)  # the shell could not start the pager
 
+
+_SELECT_STAR = re.compile(r"\s*SELECT\s+\*", re.I)
 
 class Console:
     """Where status lines, warnings and errors go, painted when the stream is a terminal."""
@@ -176,7 +179,9 @@ class Session:
             return None
         size = self._terminal_size()
         plan = result.plan
-        keys = self.catalog.keys(plan and plan.table, plan and plan.index)
+        # (a SELECT list orders the columns as it was written: its items come so; SELECT * puts keys first)
+        listed = run.verb == "SELECT" and not _SELECT_STAR.match(run.statement)
+        keys = [] if listed else self.catalog.keys(plan and plan.table, plan and plan.index)
         return render_items(result.items, self.settings.format, keys, size.columns if size else 0, limit)
 
     def print_run(self, run: Run, limit: int) -> None:

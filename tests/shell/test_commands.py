@@ -227,3 +227,17 @@ def test_param_with_double_quotes_says_strings_take_single_quotes(make_session):
     said = streams.err.getvalue()
     assert "strings take single quotes: 'u1'" in said
     assert "root.p" not in said and "shell_parameters" not in said  # (no name of the shell's own wrapper)
+
+
+@pytest.mark.parametrize("select, header", [
+    ("SELECT zeta, pk, alpha FROM Tab WHERE pk = 'a'", ["zeta", "pk", "alpha"]),  # (as the list is written)
+    ("SELECT * FROM Tab WHERE pk = 'a'", ["pk", "sk", "zeta", "alpha"]),  # (keys first)
+])
+def test_columns_follow_the_select_list(make_session, select, header):
+    db = partiql.connect()
+    db.execute("CREATE TABLE Tab PRIMARY KEY (pk STRING HASH, sk NUMBER RANGE)")
+    db.execute("INSERT INTO Tab VALUE {'pk': 'a', 'sk': 1, 'zeta': 1, 'alpha': 2}")
+    session, streams = make_session(db, interactive=True)
+    assert session.run_script(select)
+    line = next(text for text in streams.out.getvalue().splitlines() if "pk" in text and "│" in text)
+    assert [cell.strip() for cell in line.split("│")[1:-1]] == header
