@@ -262,6 +262,24 @@ def sql_habit(seen: Seen, error) -> list:
     return found
 
 
+_ORDER_BY = re.compile(r"Variable reference (\S+) in ORDER BY clause must be part of the primary key")
+
+
+def order_by_index(seen: Seen, error) -> list:
+    """ORDER BY a non-key attribute: the index whose sort key it is, or the LSI that would be one."""
+    found = _ORDER_BY.search(error.message)
+    table = seen.tables.get(_table_of(seen.parsed) or "") if found else None
+    if table is None:
+        return []
+    name = found.group(1).strip('"')
+    sorting = [index for index in table.spec.indexes if index.key.range_name == name]
+    if sorting:
+        return [f'{table.name}.{index.name} sorts by {name}: SELECT … FROM "{table.name}"."{index.name}" … ORDER BY '
+                f"{name}" for index in sorting]
+    return [f"no index of {table.name} sorts by {name}: an LSI keyed on ({table.spec.key.hash_name}, {name}) would "
+            "(LSIs are made with the table), or a GSI"]
+
+
 def aggregate(seen: Seen, error) -> list:
     """``COUNT(*)`` and friends: the dialect has none."""
     found = _AGGREGATE.search(QUOTED.sub("''", seen.statement))
@@ -281,6 +299,7 @@ ERROR_HINTS = (
     (lambda e: e.message.startswith(NO_INDEX), missing_index),
     (_is_syntax, misspelt_keyword),
     (_is_syntax, sql_habit),
+    (lambda e: e.message.startswith("Variable reference"), order_by_index),
     (lambda e: isinstance(e, ValidationException), aggregate),
     (lambda e: isinstance(e, ValidationException), double_quoted),
     (lambda e: isinstance(e, ScanRefused), near_key),
