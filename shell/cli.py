@@ -144,13 +144,17 @@ def _connect(args) -> partiql.Connection:
     options = dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions)
     if args.read_only and args.database is None:
         raise ConfigError("--read-only takes a database file")
+    from .commands import snapshot_notice
+
     try:
         db = partiql.connect(args.database, read_only=args.read_only, **options)
     except partiql.DatabaseLocked as error:
         db = partiql.connect(args.database, read_only=True, **options)
-        print(f"{PROGRAM}: {args.database} is open in {error.holder}: reading a snapshot of it, as it is now; writes "
-              f"are refused. To share it between programs: partiql serve {args.database}", file=sys.stderr)
+        print(f"{PROGRAM}: {args.database} is open in {error.holder}: {snapshot_notice(args.database)}. To share "
+              f"it between programs: partiql serve {args.database}", file=sys.stderr)
         return db
+    if args.read_only:
+        print(f"{PROGRAM}: {snapshot_notice(args.database)}", file=sys.stderr)
     if db.remote:  # the file is served: statements go through the server
         print(f"{PROGRAM}: {args.database} is served at {db.where}: connected through it", file=sys.stderr)
     return db

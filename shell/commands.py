@@ -293,6 +293,31 @@ def _limit(session, argument: str) -> None:
     session.notice(f"limit: {'off (every page)' if limit is None else limit}")
 
 
+@command(".refresh", "", "a read-only snapshot: read the database file again, as it is now")
+def _refresh(session, argument: str) -> None:
+    import partiql
+
+    db = session.db
+    storage = getattr(getattr(db, "engine", None), "storage", None)
+    if storage is None or not getattr(storage, "read_only", False) or db.path is None:
+        raise ShellError(".refresh reads a snapshot again: this session writes its database (partiql --read-only "
+                         "FILE reads one)")
+    throughput = db.engine.throughput
+    fresh = partiql.connect(db.path, read_only=True, throughput=throughput.mode,
+                            adaptive_capacity=throughput.adaptive)
+    fresh.scan_policy = db.scan_policy
+    db.close()
+    session.replace_connection(fresh)
+    session.notice(snapshot_notice(db.path))
+
+
+def snapshot_notice(path: str) -> str:
+    """What a read-only session reads: ``a snapshot of FILE as of 10:42:07 (.refresh reads it again)``."""
+    import time
+
+    return f"reading a snapshot of {path} as of {time.strftime('%H:%M:%S')}; writes are refused (.refresh reads it again)"
+
+
 @command(".queue", "[drop N]", "what BEGIN … COMMIT queued; drop N drops one")
 def _queue(session, argument: str) -> None:
     blocks.show_queue(session, argument)

@@ -123,6 +123,13 @@ class Session:
         self.block = None  # an open BEGIN … COMMIT (shell.blocks)
         self.ask_before_drop = False  # a remote endpoint without --yes: DROP TABLE is confirmed first
 
+    def replace_connection(self, db) -> None:
+        """Go on with ``db`` (a snapshot read again: ``.refresh``); what was read of the old one is forgotten."""
+        self.db = db
+        self.catalog = Catalog(db)
+        self.last = None
+        self.knobs.pending = None
+
     @property
     def settings(self) -> Settings:
         return self._settings

@@ -241,3 +241,23 @@ def test_columns_follow_the_select_list(make_session, select, header):
     assert session.run_script(select)
     line = next(text for text in streams.out.getvalue().splitlines() if "pk" in text and "│" in text)
     assert [cell.strip() for cell in line.split("│")[1:-1]] == header
+
+
+def test_refresh_reads_a_snapshot_again(make_session, tmp_path):
+    path = str(tmp_path / "held.db")
+    with partiql.connect(path) as owner:
+        owner.execute("CREATE TABLE Before PRIMARY KEY (pk STRING HASH)")
+    session, streams = make_session(partiql.connect(path, read_only=True))
+    with partiql.connect(path) as owner:  # (another program writes the file meanwhile)
+        owner.execute("CREATE TABLE After PRIMARY KEY (pk STRING HASH)")
+    assert session.db.table_names() == ["Before"]
+    assert session.run_script(".refresh")
+    assert session.db.table_names() == ["After", "Before"] and session.db.engine.storage.read_only
+    assert f"reading a snapshot of {path} as of " in streams.err.getvalue()
+    session.db.close()
+
+
+def test_refresh_is_for_snapshots(make_session):
+    session, streams = make_session(partiql.connect())
+    assert session.run_script(".refresh") is False
+    assert ".refresh reads a snapshot again: this session writes its database" in streams.err.getvalue()

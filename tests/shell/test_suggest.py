@@ -72,7 +72,7 @@ CASES = [
     # nothing inside a string
     ("SELECT * FROM Music WHERE a = 'Ac", []),
     # meta-commands and their arguments
-    (".re", [(".read", 3, "command")]),
+    (".re", [(".refresh", 3, "command"), (".read", 3, "command")]),
     ("\\d", [("\\dt", 2, "command"), ("\\d", 2, "command")]),
     (".format js", [("json", 2, "value"), ("jsonl", 2, "value")]),
     (".describe M", [("Music", 1, "table"), ('"my-table"', 1, "table")]),
