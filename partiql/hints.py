@@ -242,7 +242,7 @@ SQL_HABITS = (
                                      "them), or query each table"),
     (re.compile(r"\bINSERT\s+INTO\s+\S+\s+VALUES\s*\(", re.I),
      "INSERT takes one item as a tuple: INSERT INTO T VALUE {'pk': 'a', 'n': 1}"),
-    (re.compile(r"\bCREATE\s+TABLE\s+\S+\s*\(.*\b(VARCHAR|CHAR|INT|INTEGER|TEXT|PRIMARY\s+KEY)\b", re.I | re.S),
+    (re.compile(r"\bCREATE\s+TABLE\s+\S+\s*\([^)]*\b(VARCHAR|CHAR|INT|INTEGER|TEXT|PRIMARY\s+KEY)\b", re.I),
      "a table declares its key attributes only, typed STRING, NUMBER or BINARY: CREATE TABLE T PRIMARY KEY "
      "(pk STRING HASH, sk NUMBER RANGE)"),
 )
@@ -280,6 +280,23 @@ def order_by_index(seen: Seen, error) -> list:
             "(LSIs are made with the table), or a GSI"]
 
 
+def undeclared_attribute(seen: Seen, error) -> list:
+    """A column list naming attributes no key uses: DynamoDB declares key attributes only."""
+    from .shell_ast import CreateTable
+
+    stmt = seen.parsed
+    if not isinstance(stmt, CreateTable):
+        return []
+    keyed = {element.name for element in stmt.key} | {element.name for index in stmt.indexes
+                                                       for element in index.key}
+    extra = [attribute.name for attribute in stmt.attributes if attribute.name not in keyed]
+    if not extra:
+        return []
+    return [f"only key attributes are declared: {', '.join(extra)} {'is' if len(extra) == 1 else 'are'} no key of "
+            f"{stmt.name} or its indexes (an item holds any attribute without one): leave "
+            f"{'it' if len(extra) == 1 else 'them'} out"]
+
+
 def aggregate(seen: Seen, error) -> list:
     """``COUNT(*)`` and friends: the dialect has none."""
     found = _AGGREGATE.search(QUOTED.sub("''", seen.statement))
@@ -300,6 +317,8 @@ ERROR_HINTS = (
     (_is_syntax, misspelt_keyword),
     (_is_syntax, sql_habit),
     (lambda e: e.message.startswith("Variable reference"), order_by_index),
+    (lambda e: "does not exactly match number of attributes defined in AttributeDefinitions" in e.message,
+     undeclared_attribute),
     (lambda e: isinstance(e, ValidationException), aggregate),
     (lambda e: isinstance(e, ValidationException), double_quoted),
     (lambda e: isinstance(e, ScanRefused), near_key),

@@ -91,6 +91,9 @@ def test_no_hint_where_there_is_no_mistake(game, statement):
      "(pk STRING HASH, sk NUMBER RANGE)"),
     ("SELECT * FROM Order WHERE UserId = 'u1'", "ValidationException",
      'Order is a reserved word: quote it as a name, "Order"'),
+    ("CREATE TABLE Music (Artist STRING, SongTitle STRING, Genre STRING) PRIMARY KEY (Artist HASH, SongTitle "
+     "RANGE)", "ValidationException", "only key attributes are declared: Genre is no key of Music or its indexes "
+     "(an item holds any attribute without one): leave it out"),
     # ORDER BY a non-key: the index that sorts by it, or the LSI that would
     ("SELECT * FROM GameScores WHERE UserId = 'u101' ORDER BY TopScore", "ValidationException",
      'GameScores.GameTitleIndex sorts by TopScore: SELECT … FROM "GameScores"."GameTitleIndex" … ORDER BY TopScore'),
