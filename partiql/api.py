@@ -14,7 +14,6 @@ from typing import Sequence
 
 from partiql.engine import Engine
 from partiql.engine.clock import resolve_clock
-from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import check_switches
 from partiql.engine.limits import Limits
 from partiql.engine.storage import DatabaseLocked, open_storage
@@ -136,14 +135,8 @@ class Connection(ConnectionBase):
         self._check_open()
         params = _python_params(parameters)
         text = _text(statement)
-        try:
-            result = self.runner.execute(text, params, limit=limit, next_token=next_token,
-                                         consistent=consistent_read, shell=True)
-        except DynamoDBError as error:
-            hints.for_error(self, text, params, error)  # advice as error.hints; the error stays DynamoDB's
-            raise
-        hints.for_result(self, text, params, result)
-        return result
+        return hints.advised(self, text, params, lambda: self.runner.execute(
+            text, params, limit=limit, next_token=next_token, consistent=consistent_read, shell=True))
 
     def execute_batch(self, statements) -> list:
         """BatchExecuteStatement: a Result or a DynamoDBError per statement, in order.
@@ -176,11 +169,8 @@ class Connection(ConnectionBase):
         if not text.upper().startswith("EXPLAIN"):
             text = "EXPLAIN " + text
         params = _python_params(parameters)
-        try:
-            return self.runner.execute(text, params, shell=True).plan
-        except DynamoDBError as error:
-            hints.for_error(self, text, params, error)  # (as ``execute``: advice beside DynamoDB's error)
-            raise
+        return hints.advised(self, text, params, lambda: self.runner.execute(text, params, shell=True).plan,
+                             results=False)
 
     # ------------------------------------------------------------- catalog
     def control(self, operation: str, request: dict) -> dict:

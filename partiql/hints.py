@@ -81,6 +81,20 @@ class Seen:
 
 # ------------------------------------------------------------------ entry points
 
+def advised(connection, statement: str, params, run, *, results: bool = True):
+    """``run()``'s answer with the hints it calls for: a DynamoDBError it raises carries them as
+    ``error.hints`` (its type and message stay DynamoDB's); with ``results``, a Result's are added to its
+    warnings. Every connection, local or remote, runs and explains statements through this."""
+    try:
+        answer = run()
+    except DynamoDBError as error:
+        for_error(connection, statement, params, error)
+        raise
+    if results:
+        for_result(connection, statement, params, answer)
+    return answer
+
+
 def for_result(connection, statement: str, params, result) -> None:
     """Add the hints a successful result calls for to ``result.warnings``."""
     found = for_plan(connection, statement, params, result.plan, result.count == 0)
@@ -190,7 +204,7 @@ def missing_table(seen: Seen, error) -> list:
     if name is None or name in seen.tables:
         return []
     names = sorted(seen.tables)
-    nearest = _nearest(name, names)
+    nearest = nearest_name(name, names)
     if nearest is not None:
         return [f"there is no table {name}: did you mean {nearest}?"]
     if not names:
@@ -209,7 +223,7 @@ def missing_index(seen: Seen, error) -> list:
     names = [i.name for i in table.spec.indexes]
     if not names:
         return [f"{table.name} has no indexes"]
-    nearest = _nearest(index, names)
+    nearest = nearest_name(index, names)
     if nearest is not None:
         return [f"{table.name} has no index {index}: did you mean {nearest}?"]
     return [f"{table.name} has no index {index}; its indexes are {', '.join(names)}"]
@@ -256,7 +270,7 @@ def sql_habit(seen: Seen, error) -> list:
     found = [hint for pattern, hint in SQL_HABITS if pattern.search(text)]
     for word in _FROM_RESERVED.findall(text):
         if word.lower() in RESERVED:
-            nearest = _nearest(word, sorted(seen.tables))
+            nearest = nearest_name(word, sorted(seen.tables))
             found.append(f'{word} is a reserved word: quote it as a name, "{word}"'
                          + (f" (or did you mean {nearest}?)" if nearest and nearest != word else ""))
     return found
@@ -405,7 +419,9 @@ def _index_of(stmt) -> str | None:
     return None
 
 
-def _nearest(name: str, names: list) -> str | None:
+def nearest_name(name: str, names: list) -> str | None:
+    """The one of ``names`` ``name`` was most likely meant to be (the same but for case, else a close
+    spelling), or None."""
     import difflib
 
     exact = [n for n in names if n.lower() == name.lower()]

@@ -107,6 +107,7 @@ _LITERALS = {
     "ION": lambda t, s: ast.IonLit(str(t[1:-1]), s),
 }
 
+
 def _number(text: str, span) -> ast.NumberLit:
     # why: a literal Java's BigDecimal cannot read (its exponent or scale past 32 bits) is, to DynamoDB, a
     # statement that is not well formed, with nothing after the colon (recorded-2026-11 B7)

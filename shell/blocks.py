@@ -105,8 +105,7 @@ def _planned(session, text: str) -> bool:
     except Exception as error:  # noqa: BLE001 - reported as run_statement reports, the session goes on
         session.error(error, text)
         session.notice("not queued: fix it and enter it again", "warning")
-        for hint in getattr(error, "hints", ()):
-            session.notice(f"hint: {hint}", "warning")
+        session.show_hints(getattr(error, "hints", ()))
         return False
     return True
 

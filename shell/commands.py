@@ -11,7 +11,6 @@ of its file failed.
 
 from __future__ import annotations
 
-import difflib
 import json
 
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Callable
 
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import MODES as THROUGHPUT_MODES
+from partiql.hints import nearest_name
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
 from . import blocks, heat, helptext, knobs, tail
@@ -97,8 +97,7 @@ def dispatch(session, text: str, where=None) -> bool:
         return found.run(session, argument) is not False
     except (ShellError, DynamoDBError) as error:
         session.error(error, text, where)
-        for hint in _meta_hints(session, error, argument):
-            session.notice(f"hint: {hint}", "warning")
+        session.show_hints(_meta_hints(session, error, argument))
         return False
 
 
@@ -112,9 +111,8 @@ def _meta_hints(session, error, argument: str) -> list:
         return [f"ALTER TABLE {name} SET STREAM NEW_AND_OLD_IMAGES; turns one on"]
     if getattr(error, "code", "") != "ResourceNotFoundException":
         return []
-    names = sorted(session.db.table_names())
-    nearest = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    found = [f"there is no table {name}: did you mean {nearest[0]}?"] if nearest else []
+    nearest = nearest_name(name, sorted(session.db.table_names()))
+    found = [f"there is no table {name}: did you mean {nearest}?"] if nearest else []
     return found + [f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH) creates it (.help CREATE)"]
 
 

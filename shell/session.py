@@ -212,8 +212,7 @@ class Session:
         if not plan.full_table_scan:
             return None
         self.hinted = hints.for_plan(self.db, statement, parameters, plan)
-        for hint in self.hinted:  # (before the question: an informed answer)
-            self.notice(f"hint: {hint}", "warning")
+        self.show_hints(self.hinted)  # (before the question: an informed answer)
         return self.confirm(f"{plan.access_path} reads the whole table. Run it?")
 
     def run_statement(self, statement: str, where: Where | None = None) -> bool:
@@ -252,13 +251,17 @@ class Session:
             raise ShellError(f"DROP TABLE on {self.db.where} is not run from a script without --yes")
         return self.confirm(f"Drop this table on {self.db.where}? Its items are deleted for good.")
 
+    def show_hints(self, found) -> None:
+        """``hint: …`` lines, in the warning colour."""
+        for hint in found:
+            self.notice(f"hint: {hint}", "warning")
+
     def _after_error(self, error: Exception, statement: str) -> None:
         """What DynamoDB still charged for a failed write, and a hint for the usual causes."""
         consumed = getattr(error, "consumed", None)
         if consumed is not None:
             self.notice(f"charged: {capacity_text(ConsumedCapacity.of([consumed]))}", "capacity")
-        for hint in getattr(error, "hints", ()):  # partiql.hints: advice beside DynamoDB's error
-            self.notice(f"hint: {hint}", "warning")
+        self.show_hints(getattr(error, "hints", ()))  # partiql.hints: advice beside DynamoDB's error
         if getattr(error, "message", "").startswith("Unsupported clause: LIMIT"):
             self.notice(LIMIT_HINT, "warning")
         elif getattr(error, "code", "") == "ConditionalCheckFailedException" and \

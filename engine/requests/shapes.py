@@ -238,16 +238,13 @@ def _put_item(request: dict) -> None:
     request[ITEM_SIZE] = check_item(request["Item"])
 
 
-def _return_values(request: dict) -> None:
-    # why: PutItem and DeleteItem accept only NONE and ALL_OLD of the five (item-api §5.7)
-    if request.get("ReturnValues", "NONE") not in ("NONE", "ALL_OLD"):
-        raise ValidationException(INVALID_RETURN_VALUES)
-
-
-def _delete_return_values(request: dict) -> None:
-    # why: DeleteItem words it so (recorded-2026-11 B4; PutItem's answer was not recorded: §5.7's kept)
-    if request.get("ReturnValues", "NONE") not in ("NONE", "ALL_OLD"):
-        raise ValidationException(DELETE_RETURN_VALUES)
+def _none_or_all_old(message: str):
+    """PutItem and DeleteItem accept only NONE and ALL_OLD of the five ReturnValues (item-api §5.7);
+    ``message`` is the operation's refusal."""
+    def check(request: dict) -> None:
+        if request.get("ReturnValues", "NONE") not in ("NONE", "ALL_OLD"):
+            raise ValidationException(message)
+    return check
 
 
 def _expression_names(request: dict) -> None:
@@ -346,8 +343,9 @@ RULES = {
     "scan_mixing": _mixing(("AttributesToGet", "ScanFilter", "ConditionalOperator"),
                            ("ProjectionExpression", "FilterExpression")),
     "item": _put_item,
-    "put_return_values": _return_values,
-    "delete_return_values": _delete_return_values,
+    "put_return_values": _none_or_all_old(INVALID_RETURN_VALUES),
+    # why: DeleteItem words it so (recorded-2026-11 B4; PutItem's answer was not recorded: §5.7's kept)
+    "delete_return_values": _none_or_all_old(DELETE_RETURN_VALUES),
     "attributes_to_get": _attributes_to_get,
     "expression_names": _expression_names,
     "batch_get": _batch_get,

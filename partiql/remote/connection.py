@@ -81,13 +81,9 @@ class RemoteConnection(ConnectionBase):
         """Run one statement on the service (EXPLAIN runs nothing; DDL is the control plane's)."""
         self._check_open()
         text, params = _text(statement), _python_params(parameters)
-        try:
-            result = self._execute(text, params, limit, next_token, consistent_read)
-        except DynamoDBError as error:
-            hints.for_error(self, text, params, error)  # (the planner is local: the hints are the same here)
-            raise
-        hints.for_result(self, text, params, result)
-        return result
+        # (the planner is local: the hints are a local connection's)
+        return hints.advised(self, text, params, lambda: self._execute(text, params, limit, next_token,
+                                                                       consistent_read))
 
     def _execute(self, text: str, params: list, limit, next_token, consistent_read) -> Result:
         template = self.runner.template(text, params, shell=True)
@@ -154,11 +150,8 @@ class RemoteConnection(ConnectionBase):
         if not text.upper().startswith("EXPLAIN"):
             text = "EXPLAIN " + text
         params = _python_params(parameters)
-        try:
-            return self.runner.explain(self.runner.template(text, params, shell=True).statement, params)
-        except DynamoDBError as error:
-            hints.for_error(self, text, params, error)
-            raise
+        return hints.advised(self, text, params, lambda: self.runner.explain(
+            self.runner.template(text, params, shell=True).statement, params), results=False)
 
     def _summary(self, text: str, params: list, options: dict) -> PlanSummary | None:
         """A batch's or transaction's statement as planned here, after the guard; None when it does not

@@ -88,25 +88,41 @@ def _no_core_and_ignore_xfsz() -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # (a write past the limit fails with EFBIG instead)
 
 
+def _serve_a_disk_to_fill(path: str) -> subprocess.Popen:
+    """``partiql serve path``, in a process whose file sizes a test may cap (``_fill_disk``)."""
+    return subprocess.Popen([sys.executable, "-m", "partiql.shell", "serve", "--port", "0", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_no_core_and_ignore_xfsz)
+
+
+def _with_table(process) -> http.client.HTTPConnection:
+    """A connection to the served database, with table Tee created."""
+    connection = _client(process.stdout.readline().split("listening on ")[1].split(",")[0])
+    assert post(connection, "CreateTable", {"TableName": "Tee", **HASH_RANGE})[0] == 200
+    return connection
+
+
+def _fill_disk(process, full: bool = True) -> None:
+    """The disk is full for the server alone (RLIMIT_FSIZE: no write past a file's current end), or no more."""
+    resource.prlimit(process.pid, resource.RLIMIT_FSIZE,
+                     (1 if full else resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+
 @pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="needs Linux's prlimit to fill the disk of one process")
 def test_a_ddl_refused_by_a_full_disk_then_space_freed_writes_recover_without_a_restart(tmp_path):
     """The disk is full for the server alone (RLIMIT_FSIZE: no write past a file's current end), then
     freed: the CreateTable refused with a 500 is saved by the next write, and every write succeeds."""
     path = str(tmp_path / "served.db")
-    process = subprocess.Popen([sys.executable, "-m", "partiql.shell", "serve", "--port", "0", path],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=_no_core_and_ignore_xfsz)
+    process = _serve_a_disk_to_fill(path)
     try:
-        url = process.stdout.readline().split("listening on ")[1].split(",")[0]
-        connection = _client(url)
-        assert post(connection, "CreateTable", {"TableName": "Tee", **HASH_RANGE})[0] == 200
+        connection = _with_table(process)
         assert _put(connection, 1)[0] == 200
-        resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (1, resource.RLIM_INFINITY))
+        _fill_disk(process)
         status, body = post(connection, "CreateTable", {"TableName": "You", **HASH_RANGE})
         assert status == 500 and body["message"].startswith(f"cannot write {path}: ")
         status, body = _put(connection, 2)
         assert status == 500 and "not yet saved: the definition of table 'You'; writes resume" in body["message"]
-        resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        _fill_disk(process, full=False)
         assert _put(connection, 2)[0] == 200
         assert post(connection, "PutItem", {"TableName": "You", "Item": {"pk": {"S": "u"}, "sk": {"N": "1"}}})[0] == 200
         connection.close()
@@ -122,15 +138,11 @@ def test_sigterm_on_a_full_disk_says_nothing_is_lost_and_the_next_open_folds_the
     """Refused writes are logged once per interval with a count; a stop while the disk is still full keeps
     every acknowledged write in the write log, says so, and the next open folds it in."""
     path = str(tmp_path / "served.db")
-    process = subprocess.Popen([sys.executable, "-m", "partiql.shell", "serve", "--port", "0", path],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=_no_core_and_ignore_xfsz)
+    process = _serve_a_disk_to_fill(path)
     try:
-        url = process.stdout.readline().split("listening on ")[1].split(",")[0]
-        connection = _client(url)
-        assert post(connection, "CreateTable", {"TableName": "Tee", **HASH_RANGE})[0] == 200
+        connection = _with_table(process)
         assert all(_put(connection, n)[0] == 200 for n in range(50))
-        resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (1, resource.RLIM_INFINITY))
+        _fill_disk(process)
         refused = [_put(connection, 100 + n) for n in range(30)]
         connection.close()
     finally:
