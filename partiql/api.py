@@ -91,7 +91,7 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     except DatabaseLocked as error:
         if error.url is None:
             raise
-        return _through_server(error, scan_policy, read_only)
+        return _through_server(error, os.fspath(path), scan_policy, read_only)
     try:
         return Connection(Engine(limits, storage=storage, clock=clock, throughput=throughput,
                                  adaptive_capacity=adaptive_capacity), scan_policy)
@@ -101,14 +101,16 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
         raise
 
 
-def _through_server(locked: DatabaseLocked, scan_policy: str, read_only: bool):
+def _through_server(locked: DatabaseLocked, path: str, scan_policy: str, read_only: bool):
     """A connection to the server that holds (and serves) the file; ``locked`` when boto3 is missing."""
     from .remote import RemoteConnection
     try:
-        return RemoteConnection(endpoint_url=locked.url, scan_policy=scan_policy, read_only=read_only)
+        connection = RemoteConnection(endpoint_url=locked.url, scan_policy=scan_policy, read_only=read_only)
     except ImportError as missing:
         raise DatabaseLocked(f"{locked} It is served at {locked.url}; {missing}", locked.holder,
                              locked.url) from None
+    connection.served_file = path
+    return connection
 
 
 class Connection(ConnectionBase):
@@ -201,6 +203,19 @@ class Connection(ConnectionBase):
         from .composite_keys import concatenated_keys
         with self.engine.lock:
             return [found.advice() for found in concatenated_keys(self.engine.table(table))]
+
+    def layout(self, table: str) -> dict:
+        """What ``.describe`` shows beyond DynamoDB's description: ``{"partitions": describe's
+        Partitions, "key_spread": key_spread(table), "advice": design_advice(table)}``."""
+        return {"partitions": self.describe(table).get("Partitions", []), "key_spread": self.key_spread(table),
+                "advice": self.design_advice(table)}
+
+    def metrics(self, table: str, index: str | None = None, last: int = 60):
+        """The last ``last`` seconds (1-3,600) of ``table``'s or its GSI ``index``'s partitions: consumed
+        units, throttles by reason, top keys (``engine.throughput.report.Metrics``; what ``.heat`` draws).
+        ValueError for an index the table does not have."""
+        self._check_open()
+        return self.engine.throughput.metrics(table, index, last=last)
 
     def attribute_names(self, table: str, sample: int = 200, path: tuple = ()) -> list[str]:
         """Key attributes first, then attribute names seen in a sample of items; with ``path``

@@ -23,7 +23,28 @@ from partiql.engine.types import copy_value
 STARTS = ("TRIM_HORIZON", "LATEST")
 
 
-class Changes:
+class Feed:
+    """What every reader of changes shares: iteration over ``poll`` and ``wait_for``, and ``with``."""
+
+    wait: float | None = None
+    closed = False
+
+    def __iter__(self):
+        while not self.closed:
+            found = self.poll()
+            if found:
+                yield from found
+            elif not self.wait_for(self.wait):
+                return  # ``wait`` seconds without a record
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Changes(Feed):
     """The records of one table's stream from a position on (see the module's docstring)."""
 
     def __init__(self, engine, table: str, start: str = "TRIM_HORIZON", wait: float | None = None):
@@ -49,14 +70,6 @@ class Changes:
                 self.position = int(found[-1]["dynamodb"]["SequenceNumber"])
             return [copy_value(record) for record in found]
 
-    def __iter__(self):
-        while not self.closed:
-            found = self.poll()
-            if found:
-                yield from found
-            elif not self.wait_for(self.wait):
-                return  # ``wait`` seconds without a record
-
     def wait_for(self, timeout: float | None) -> bool:
         """Wait until a record is there to ``poll`` (True), ``timeout`` seconds pass or the feed is
         closed (False)."""
@@ -79,12 +92,6 @@ class Changes:
         with self.engine.streams.changed:
             self.engine.streams.changed.notify_all()
 
-    def __enter__(self) -> "Changes":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
 
 def _position(engine, stream, start) -> int:
     """The sequence number just before the first record to return."""
@@ -94,11 +101,16 @@ def _position(engine, stream, start) -> int:
     oldest = stream.oldest()
     if start == "TRIM_HORIZON":
         return 0 if oldest is None else oldest - 1
+    sequence = sequence_number(start)
+    if oldest is not None and sequence < oldest or oldest is None and sequence <= engine.streams.sequence:
+        raise TrimmedDataAccessException(f"The sequence number {start} is beyond the trim horizon of the stream")
+    return sequence - 1
+
+
+def sequence_number(start) -> int:
+    """A ``start`` that is neither TRIM_HORIZON nor LATEST, as the sequence number it must be."""
     text = str(start)
     if not (text.isascii() and text.isdigit()) or not 21 <= len(text) <= 40:
         raise ValidationException(f"start takes {' or '.join(STARTS)} or a sequence number (21 to 40 digits), "
                                   f"not {start!r}")
-    sequence = int(text)
-    if oldest is not None and sequence < oldest or oldest is None and sequence <= engine.streams.sequence:
-        raise TrimmedDataAccessException(f"The sequence number {text} is beyond the trim horizon of the stream")
-    return sequence - 1
+    return int(text)

@@ -141,7 +141,7 @@ def _connect(args) -> partiql.Connection:
             raise ConfigError("give a DATABASE file or an endpoint (--endpoint-url, --region, --profile), not both")
         return partiql.connect(endpoint_url=args.endpoint_url, region=args.region, profile=args.profile,
                                read_only=args.read_only)
-    options = dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions)
+    options = _local_options(args)
     if args.read_only and args.database is None:
         raise ConfigError("--read-only takes a database file")
     from .commands import snapshot_notice
@@ -160,6 +160,10 @@ def _connect(args) -> partiql.Connection:
     return db
 
 
+def _local_options(args) -> dict:
+    return dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions)
+
+
 def _run(db, settings, args) -> int:
     from . import batch
     from .session import Session
@@ -167,10 +171,15 @@ def _run(db, settings, args) -> int:
     interactive = not args.scripts and sys.stdin.isatty()
     session = Session(db, settings, interactive=interactive, bail=args.bail)
     session.ask_before_drop = _remote(args) and not args.yes
+    session.local_options = _local_options(args)
     if db.remote:  # DDL waits for its table to be ACTIVE: say so on the progress line
         db.progress = session.progress.show
-    if interactive:
-        from .repl import run
+    try:
+        if interactive:
+            from .repl import run
 
-        return run(session, args.database or getattr(db, "where", None))
-    return batch.run(session, batch.gather(args.scripts, sys.stdin))
+            return run(session, args.database or getattr(db, "where", None))
+        return batch.run(session, batch.gather(args.scripts, sys.stdin))
+    finally:
+        if session.db is not db:  # (a served file opened here once its server was gone, or .refresh)
+            session.db.close()

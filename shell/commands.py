@@ -203,8 +203,7 @@ def _describe(session, argument: str) -> None:
     if not argument:
         return _tables(session, argument)
     name = argument.strip('"')
-    db = session.db
-    session.show(render_description(db.describe(name), db.key_spread(name), db.design_advice(name)))
+    session.show(render_description(session.db.describe(name), session.db.layout(name)))
 
 
 @command(".schema", "[TABLE] [--format json]", "the statement that recreates TABLE (every table without one); "
@@ -256,15 +255,13 @@ def _throughput(session, argument: str) -> None:
 
 
 @command(".heat", "TABLE [INDEX]", "a table's (or GSI's) partitions over the last seconds: load against their "
-         "ceilings, throttles, top keys, advice", argument="table")
+         "ceilings, throttles, top keys, advice (a local or served file)", argument="table")
 def _heat(session, argument: str) -> None:
-    local_only(session, ".heat")
     words = argument.replace('"', " ").split()
     if not 1 <= len(words) <= 2:
         raise ShellError(".heat needs a TABLE (and optionally one of its global secondary indexes)")
-    try:
-        found = session.db.engine.throughput.metrics(words[0], words[1] if len(words) == 2 else None,
-                                                     last=heat.DEFAULT_SECONDS)
+    try:  # (a served file's: through partiql serve's extension API)
+        found = session.db.metrics(words[0], words[1] if len(words) == 2 else None, last=heat.DEFAULT_SECONDS)
     except ValueError as error:
         raise ShellError(str(error)) from None
     session.show(heat.render(found))
@@ -273,8 +270,7 @@ def _heat(session, argument: str) -> None:
 @command(".tail", "TABLE [--from start|now|SEQUENCE]", "the table's stream records, then each change as it "
          "commits, in the output format, until Ctrl-C (a script: what is there)", argument="table")
 def _tail(session, argument: str) -> None:
-    local_only(session, ".tail")
-    try:
+    try:  # (a remote table's: through the DynamoDB Streams API)
         shown = tail.follow(session, argument)
     except tail.TailError as error:
         raise ShellError(str(error)) from None
@@ -379,15 +375,15 @@ def _last(session, argument: str) -> None:
         session.print_run(session.last, limit=0)
 
 
-@command(".backup", "FILE", "copy the database file, as it is now, to the new FILE (safe while open)",
+@command(".backup", "FILE", "copy the database file, as it is now, to the new FILE (safe while open; a served "
+         "file: the server copies it)",
          argument="file")
 def _backup(session, argument: str) -> None:
     if not argument:
         raise ShellError(".backup needs a FILE")
-    local_only(session, ".backup")
-    try:
+    try:  # (a served file's: partiql serve's online backup)
         session.db.backup(argument)
-    except OSError as error:  # StorageError: in memory, FILE exists, no such directory…
+    except (OSError, ValueError) as error:  # StorageError: in memory, FILE exists, no such directory…
         raise ShellError(str(error)) from None
     session.notice(f"backed up to {argument}")
 

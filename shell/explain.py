@@ -147,9 +147,9 @@ def _literal(value) -> str:
     return str(value)
 
 
-def render_description(table: dict, spread: dict | None = None, advice: list = ()) -> str:
-    """A DynamoDB TableDescription (plus our ``Partitions``) as text; ``spread`` (``Connection.key_spread``)
-    adds how the items spread over partition-key values, ``advice`` lines of advice on the design."""
+def render_description(table: dict, layout: dict | None = None) -> str:
+    """A DynamoDB TableDescription as text; ``layout`` (``Connection.layout``) adds how the items spread
+    over partition-key values, advice on the design and the partitions."""
     from tabulate import tabulate  # why: ~30 ms to import; only .describe and tables need it
 
     types = {d["AttributeName"]: d["AttributeType"] for d in table.get("AttributeDefinitions", [])}
@@ -165,13 +165,15 @@ def render_description(table: dict, spread: dict | None = None, advice: list = (
         lines += ["Indexes:", _indent(tabulate(indexes, headers=headers[:width], tablefmt="plain",
                                                disable_numparse=True,
                                                colalign=("left",) * 4 + ("right",) * (width - 4)))]
+    layout = layout or {}
+    spread, advice = layout.get("key_spread"), layout.get("advice")
     if spread:
         found = spread_lines(spread)
         if found:
             lines += ["Partition keys:"] + [f"  {line}" for line in found]
     if advice:
         lines += ["Advice:"] + [f"  {line}" for line in advice]
-    partitions = table.get("Partitions") or []
+    partitions = layout.get("partitions", table.get("Partitions")) or []
     if partitions:
         rows = [[p["Partition"], _hash_range(p["KeyHashRange"]), f"{p['ItemCount']:,}", human_bytes(p["SizeBytes"])]
                 for p in partitions]

@@ -18,10 +18,11 @@ import subprocess
 import sys
 
 from partiql import hints
+from partiql.errors import EndpointUnreachable
 from partiql.result import ConsumedCapacity
 from partiql.splitter import split_statements
 
-from . import blocks, commands
+from . import blocks, commands, served
 from .catalog import Catalog
 from .config import Settings
 from .diagnostics import ShellError, Where, error_fragments
@@ -122,6 +123,7 @@ class Session:
         self.hinted: list = []  # hints shown before a scan question, not repeated as the result's warnings
         self.block = None  # an open BEGIN … COMMIT (shell.blocks)
         self.ask_before_drop = False  # a remote endpoint without --yes: DROP TABLE is confirmed first
+        self.local_options: dict = {}  # how the shell opens a database file (a served one whose server is gone)
 
     def replace_connection(self, db) -> None:
         """Go on with ``db`` (a snapshot read again: ``.refresh``); what was read of the old one is forgotten."""
@@ -146,8 +148,10 @@ class Session:
             self.console.say(fragments)
 
     def error(self, error: Exception, statement: str = "", where: Where | None = None) -> None:
-        """Report an error on the console."""
+        """Report an error on the console (a served file's server gone: offer to open the file here)."""
         self.say(error_fragments(error, statement, where))
+        if isinstance(error, EndpointUnreachable):
+            served.offer_local(self)
 
     def notice(self, text: str, style: str = "status") -> None:
         """A line on the console (``style`` is a ``[colors]`` key)."""

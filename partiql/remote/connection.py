@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 from typing import Sequence
-from urllib.parse import urlparse
 
 from partiql.engine.errors import DynamoDBError, ResourceNotFoundException, ValidationException
 
@@ -30,8 +29,9 @@ from ..planner import ExplainTemplate, SelectTemplate, TableTemplate
 from ..result import ConsumedCapacity, PlanSummary, Result
 from ..statements import StatementRunner, _ignorable, _table_result, guard_scan
 from .capacity import consumed_from
+from .extension import ExtensionClient, NotPartiqlServe
 from .catalog import PlanningEngine, RemoteCatalog
-from .values import error_from, error_of, item_from_botocore, to_botocore
+from .values import error_from, error_of, item_from_botocore, to_botocore, unreachable
 
 WAIT_POLL = 1.0          # seconds between DescribeTable calls while a table changes state
 WAIT_LIMIT = 15 * 60.0   # seconds DDL waits at most
@@ -56,6 +56,7 @@ class RemoteConnection(ConnectionBase):
 
     path = None  # no database file
     remote = True
+    served_file = None  # the database file, when connected to the partiql serve that holds it
 
     def __init__(self, *, endpoint_url: str | None = None, region: str | None = None, profile: str | None = None,
                  scan_policy: str = "warn", read_only: bool = False, client=None):
@@ -68,6 +69,8 @@ class RemoteConnection(ConnectionBase):
         self.catalog = RemoteCatalog(self.describe)
         self.runner = StatementRunner(PlanningEngine(self.catalog), self)
         self.progress = None  # progress(text) while DDL waits (the shell's status line)
+        self.extension = ExtensionClient(self)
+        self._streams = None
         self.closed = False
 
     @property
@@ -263,32 +266,82 @@ class RemoteConnection(ConnectionBase):
         return export_items(self, table, path, format, progress=progress, max_rcu=max_rcu,
                             segments=segments or SEGMENTS)
 
+    # ------------------------------------------- partiql serve's extension API
+    def layout(self, table: str) -> dict:
+        """``{"partitions", "key_spread", "advice"}`` of ``table`` from ``partiql serve`` (its
+        extension API); empty elsewhere: how items spread takes a Scan, which a remote table charges for."""
+        self._check_open()
+        try:
+            return self.extension.layout(table)
+        except NotPartiqlServe:
+            return {"partitions": [], "key_spread": {}, "advice": []}
+
     def key_spread(self, table: str) -> dict:
-        """Nothing: how items spread over key values takes a Scan, which a remote table charges for."""
-        return {}
+        """How ``table``'s items spread over partition-key values (``partiql serve`` only, else nothing)."""
+        return self.layout(table)["key_spread"]
 
     def design_advice(self, table: str) -> list[str]:
-        """Nothing, for the same reason: the advice reads a sample of the table's items."""
-        return []
+        """Advice on ``table``'s design (``partiql serve`` only, else nothing)."""
+        return self.layout(table)["advice"]
+
+    def metrics(self, table: str, index: str | None = None, last: int = 60):
+        """The throughput metrics ``partiql serve`` keeps of ``table`` or its GSI ``index`` (see
+        ``Connection.metrics``); ValueError from any other DynamoDB, which keeps none."""
+        self._check_open()
+        try:
+            return self.extension.metrics(table, index, last)
+        except NotPartiqlServe:
+            raise NotPartiqlServe(f"{self.where} keeps no partition metrics: they are partiql-ddb's (a local "
+                                  "database, or one partiql serve serves)") from None
+
+    def backup(self, dest) -> None:
+        """``partiql serve``'s online backup of the file it serves, to the new file ``dest`` (made absolute
+        here: the server's working directory is not ours); ValueError from any other DynamoDB."""
+        import os
+        self._check_open()
+        try:
+            self.extension.backup(os.path.abspath(os.fspath(dest)))
+        except NotPartiqlServe:
+            raise NotPartiqlServe(f"{self.where} has no database file to copy (DynamoDB's own backups: "
+                                  "CreateBackup)") from None
+
+    def changes(self, table: str, start: str = "TRIM_HORIZON", wait: float | None = None):
+        """The table's changes through the DynamoDB Streams API (see ``partiql.remote.changes``)."""
+        from .changes import RemoteChanges
+        self._check_open()
+        return RemoteChanges(self, table, start, wait)
+
+    def streams_client(self):
+        """A DynamoDB Streams client for the same endpoint, region and credentials."""
+        if self._streams is None:
+            credentials = self.client._get_credentials()  # noqa: SLF001 - (the client's own, see extension.py)
+            keys = {} if credentials is None else {
+                "aws_access_key_id": credentials.access_key, "aws_secret_access_key": credentials.secret_key,
+                "aws_session_token": credentials.token}
+            self._streams = boto3_module().client("dynamodbstreams", endpoint_url=self.endpoint_url,
+                                                  region_name=self.region, **keys)
+        return self._streams
 
     # ------------------------------------------------------------------ life
     def close(self) -> None:
         self.closed = True
-        close = getattr(self.client, "close", None)
-        if close is not None:
-            close()
+        self.extension.close()
+        for client in (self.client, self._streams):
+            close = getattr(client, "close", None)
+            if close is not None:
+                close()
 
     def _check_open(self) -> None:
         if self.closed:
             raise ValueError(f"the connection to {self.where} is closed")
 
     # ------------------------------------------------------------- calls
-    def call(self, method: str, table: str | None, **request) -> dict:
-        """One call to the service; its error as DynamoDB's exception (the table's schema is read again
-        after an error that may mean it changed)."""
+    def call(self, method: str, table: str | None, *, via=None, **request) -> dict:
+        """One call to the service (``via`` another client of it: Streams); its error as DynamoDB's
+        exception (the table's schema is read again after an error that may mean it changed)."""
         from botocore.exceptions import ClientError, ConnectionError as Unreached, HTTPClientError
         try:
-            return getattr(self.client, method)(**request)
+            return getattr(via or self.client, method)(**request)
         except ClientError as error:
             converted = error_from(error)
             if table is not None and converted.code in ("ResourceNotFoundException", "ValidationException"):
@@ -314,20 +367,6 @@ def _client(endpoint_url, region, profile):
     return session.client("dynamodb", endpoint_url=endpoint_url,
                           config=Config(retries={"mode": "standard", "max_attempts": 5}, connect_timeout=10),
                           **options)
-
-
-def unreachable(where: str, endpoint_url: str | None, error: Exception) -> str:
-    """``cannot reach http://127.0.0.1:8766 (connection refused): is partiql serve still running?``"""
-    text = f"{error} {getattr(error, 'kwargs', {}).get('error', '')}".lower()  # (botocore keeps the cause)
-    cause = next((cause for words, cause in _CAUSES if any(word in text for word in words)), "no answer")
-    host = urlparse(endpoint_url or "").hostname or ""
-    local = host in ("localhost", "::1") or host.startswith("127.")
-    hint = "is partiql serve still running?" if local else "check the network and the endpoint"
-    return f"cannot reach {where} ({cause}): {hint}"
-
-
-_CAUSES = ((("refused",), "connection refused"), (("timed out", "timeout"), "timed out"),
-           (("reset", "closed", "aborted"), "connection reset"))
 
 
 def _snake(operation: str) -> str:

@@ -6,12 +6,13 @@ text: ``to_botocore`` / ``from_botocore`` bridge the two, so values are
 checked by the same code as every other wire value. ``error_from`` turns a
 botocore ``ClientError`` into the DynamoDB exception of the same name
 (``partiql.engine.errors``), message and members included, so a remote
-error reads as a local one.
+error reads as a local one; ``unreachable`` words a network failure in one line.
 """
 
 from __future__ import annotations
 
 import base64
+from urllib.parse import urlparse
 
 from partiql.engine import errors
 from partiql.engine.wire_values import from_wire, to_wire
@@ -91,3 +92,17 @@ def error_from(client_error) -> errors.DynamoDBError:
         return cls(message, [(r.get("reason"), r.get("resource")) for r in reasons or ()])
     item = client_error.response.get("Item")  # a failed condition's ALL_OLD
     return error_of(code, message, None if item is None else item_from_botocore(item))
+
+
+def unreachable(where: str, endpoint_url: str | None, error: Exception) -> str:
+    """``cannot reach http://127.0.0.1:8766 (connection refused): is partiql serve still running?``"""
+    text = f"{error} {getattr(error, 'kwargs', {}).get('error', '')}".lower()  # (botocore keeps the cause)
+    cause = next((cause for words, cause in _CAUSES if any(word in text for word in words)), "no answer")
+    host = urlparse(endpoint_url or "").hostname or ""
+    local = host in ("localhost", "::1") or host.startswith("127.")
+    hint = "is partiql serve still running?" if local else "check the network and the endpoint"
+    return f"cannot reach {where} ({cause}): {hint}"
+
+
+_CAUSES = ((("refused",), "connection refused"), (("timed out", "timeout"), "timed out"),
+           (("reset", "closed", "aborted"), "connection reset"))

@@ -40,13 +40,15 @@ class Handler:
     """Answers DynamoDB wire requests against one open database (a ``Connection``).
 
     ``verifier`` (``sigv4.ShapeChecker`` or ``sigv4.Verifier``) checks signatures when given; ``address``
-    is what DescribeEndpoints reports (``host:port``).
+    is what DescribeEndpoints reports (``host:port``); ``file_writes`` whether the extension's
+    CreateBackupFile may write a file (not for a server anyone on the network may call).
     """
 
-    def __init__(self, connection, *, verifier=None, address: str = "localhost:8000"):
+    def __init__(self, connection, *, verifier=None, address: str = "localhost:8000", file_writes: bool = True):
         self.connection = connection
         self.verifier = verifier
         self.address = address
+        self.file_writes = file_writes
 
     def handle(self, target: str | None, headers: dict, body: bytes) -> tuple[int, list, bytes]:
         """One ``POST /``: ``headers`` maps lower-case names to text; the response's parts."""
@@ -74,7 +76,7 @@ class Handler:
         request = _decode(body)
         if operation == DESCRIBE_ENDPOINTS:
             return {"Endpoints": [{"Address": self.address, "CachePeriodInMinutes": ENDPOINT_CACHE_MINUTES}]}
-        return api.call(self.connection, operation, request)
+        return api.call(self, operation, request)
 
 
 def answer(status: int, response, content_type: str) -> tuple[int, list, bytes]:

@@ -49,7 +49,8 @@ class Server:
         self.host, self.port = host, self.socket.getsockname()[1]
         # (a signature's shape is checked unless ``unsigned``; with credentials, the signature itself)
         verifier = Verifier(*credentials) if credentials else None if unsigned else ShapeChecker()
-        self.handler = Handler(connection, verifier=verifier, address=f"{_url_host(host)}:{self.port}")
+        self.handler = Handler(connection, verifier=verifier, address=f"{_url_host(host)}:{self.port}",
+                               file_writes=credentials is not None or not self.open_bind)
         self.app = App(self.handler, region=connection.engine.region)
         self.sweeper = Sweeper(connection.engine, ttl_interval)
         self.drain = drain
@@ -157,7 +158,9 @@ class Server:
         await self.serve()
 
     def stop(self) -> None:
-        """Stop a ``start()``ed server: drain, then return (the database stays open)."""
+        """Stop a ``start()``ed server: drain, then return (the database stays open); again: nothing."""
+        if self._thread is None:
+            return
         self._exit()
         if self._thread is not None:
             self._thread.join()

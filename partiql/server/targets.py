@@ -1,10 +1,11 @@
 """Which API answers an ``X-Amz-Target`` prefix: a registry, one entry per API version.
 
-An entry's ``call(connection, operation, request)`` takes the decoded JSON
+An entry's ``call(handler, operation, request)`` takes the decoded JSON
 request and returns the response dict (None: an empty body, as TagResource
-answers). ``operations`` is every operation name the API knows; any other
+answers); ``handler.connection`` is the served database. ``operations`` is every operation name the API knows; any other
 name is an UnknownOperationException. DynamoDB Streams (item-api §7.2) is
-its own API version, answered from the engine's streams.
+its own API version, answered from the engine's streams; partiql-ddb's own
+operations (``partiql.extension``) are one more, never mixed into DynamoDB's.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from partiql.engine.requests import OPERATIONS as ENGINE_OPERATIONS
 from partiql.engine.requests.wire import wire_call
 from partiql.engine.streams.api import OPERATIONS as STREAMS_OPERATIONS, streams_call
+from partiql import extension
 from partiql.wire import OPERATIONS as STATEMENT_OPERATIONS, statement_call
 
 
@@ -29,13 +31,19 @@ class Target:
 def on_engine(operations: Collection[str], call: Callable) -> Target:
     """A Target whose ``call(engine, operation, request)`` needs only the engine."""
     return Target(frozenset(operations),
-                  lambda connection, operation, request: call(connection.engine, operation, request))
+                  lambda handler, operation, request: call(handler.connection.engine, operation, request))
 
 
-def _dynamodb(connection, operation: str, request):
+def _dynamodb(handler, operation: str, request):
     if operation in STATEMENT_OPERATIONS:
-        return statement_call(connection, operation, request)
-    return wire_call(connection.engine, operation, request)
+        return statement_call(handler.connection, operation, request)
+    return wire_call(handler.connection.engine, operation, request)
+
+
+def _extension(handler, operation: str, request):
+    if operation == "CreateBackupFile":
+        return extension.create_backup_file(handler.connection, request, handler.file_writes)
+    return extension.OPERATIONS[operation](handler.connection, request)
 
 
 # DescribeEndpoints names the server's own address, so the handler answers it.
@@ -44,4 +52,5 @@ DESCRIBE_ENDPOINTS = "DescribeEndpoints"
 TARGETS: dict[str, Target] = {
     "DynamoDB_20120810": Target(frozenset((*ENGINE_OPERATIONS, *STATEMENT_OPERATIONS)), _dynamodb),
     "DynamoDBStreams_20120810": on_engine(STREAMS_OPERATIONS, streams_call),
+    extension.PREFIX: Target(frozenset(extension.OPERATIONS), _extension),
 }

@@ -52,7 +52,7 @@ def test_describe_and_a_begins_with_over_the_key_give_the_advice():
     plain = db.execute("SELECT * FROM Orders WHERE pk = 'acme' AND sk = 'REGION#eu#STATUS#s1#1'")
     assert not [warning for warning in plain.warnings if "concatenated" in warning]
     from partiql.shell.explain import render_description
-    text = render_description(db.describe("Orders"), db.key_spread("Orders"), db.design_advice("Orders"))
+    text = render_description(db.describe("Orders"), db.layout("Orders"))
     assert "Advice:\n  sk holds concatenated values ('REGION#eu#STATUS#s0#0')" in text
 
 

@@ -52,10 +52,18 @@ def test_drop_table_needs_yes_in_a_script(capsys, served):
     assert f"\n{name}\n" not in "\n" + shell(capsys, served, "-e", ".tables -q")[1]
 
 
-@pytest.mark.parametrize("command", [".heat T", ".throughput", ".tail T", ".backup x.db"])
-def test_local_only_commands_say_so(capsys, served, command):
-    code, _, err = shell(capsys, served, "-e", command)
+def test_throughput_settings_are_a_local_database_s(capsys, served):
+    code, _, err = shell(capsys, served, "-e", ".throughput")
     assert code == 1 and f"works on a local database; this shell runs on {served.url}" in err
+
+
+@pytest.mark.parametrize("command, expected", [
+    (".heat T", "{url} keeps no partition metrics: they are partiql-ddb's (a local database, or one partiql serve "
+                "serves)"),
+    (".backup x.db", "{url} has no database file to copy (DynamoDB's own backups: CreateBackup)")])
+def test_partiql_serve_s_tools_on_another_dynamodb_say_what_they_need(capsys, moto, command, expected):
+    code, _, err = shell(capsys, moto, "-e", command)
+    assert code == 1 and expected.format(url=moto.url) in err
 
 
 def test_the_scan_policy_starts_at_warn_and_read_only_refuses_writes(capsys, served):

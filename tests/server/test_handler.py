@@ -92,7 +92,7 @@ def test_error_members_pass_through(handler):
 
 
 def test_an_internal_error_is_a_500_and_the_handler_survives(handler, monkeypatch):
-    def broken(connection, operation, request):
+    def broken(handler, operation, request):
         raise KeyError("bug")
 
     monkeypatch.setitem(targets.TARGETS, "Broken_1", targets.Target(frozenset({"Op"}), broken))
