@@ -1,4 +1,5 @@
-"""Walking the PartiQL syntax tree iteratively: ``walk``, ``depth``, ``parameters``.
+"""Walking the PartiQL syntax tree iteratively: ``walk``, ``depth``, ``parameters``; what a statement names
+(``table_of``, ``index_of``).
 
 Iterative, so that the longest statements (8,192 characters of `NOT NOT ...`
 or `a AND b AND ...`) never exhaust Python's recursion limit.
@@ -10,6 +11,7 @@ import functools
 import re
 from typing import Iterator
 
+from . import ast
 from .ast import Node, Parameter
 
 # Annotation words of fields that never hold a node (spans, names, flags).
@@ -67,3 +69,23 @@ def depth(node: Node) -> int:
 def parameters(stmt: Node) -> tuple[Parameter, ...]:
     """The statement's `?` placeholders, in source order."""
     return tuple(n for n in walk(stmt) if isinstance(n, Parameter))
+
+
+def table_of(stmt) -> str | None:
+    """The table a statement names."""
+    if isinstance(stmt, ast.Exists):
+        stmt = stmt.select
+    if isinstance(stmt, ast.Select):
+        target = stmt.sources[0].target if stmt.sources else None
+        return target.table if isinstance(target, ast.TableRef) else None
+    target = getattr(stmt, "table", None)
+    if isinstance(target, ast.TableRef):
+        return target.table
+    return target if isinstance(target, str) else None
+
+
+def index_of(stmt) -> str | None:
+    """The index a SELECT reads (``FROM "T"."I"``), or None."""
+    if isinstance(stmt, ast.Select) and stmt.sources and isinstance(stmt.sources[0].target, ast.TableRef):
+        return stmt.sources[0].target.index
+    return None

@@ -14,9 +14,11 @@ these; the wire and the boto3-shaped client never do). The mistakes:
 - a table that does not exist (DynamoDB's message names none: the hint names
   it, and the nearest existing one), or an index that does not;
 - a misspelt keyword at a syntax error (``FORM``: did you mean FROM?);
-- aggregates (``COUNT(*)``), which the dialect lacks;
 - ``begins_with`` over a key of concatenated values (``TENANT#a#REGION#b``) that a
-  GSI keyed on several attributes would replace.
+  GSI keyed on several attributes would replace;
+- what a SQL user writes out of habit, and table definitions (``habit_hints``:
+  joins, ``VALUES (…)``, aggregates, ORDER BY a non-key, a GSI without its
+  throughput, a string left open).
 
 The common path costs a comparison or two: only full Scans, empty results
 of statements holding a double quote, and errors look further.
@@ -31,16 +33,18 @@ from dataclasses import replace
 from partiql.engine.errors import DynamoDBError, ResourceNotFoundException, ValidationException
 
 from . import ast, ast_walk
+from .ast_walk import index_of, table_of
 from .access import analyse
 from .errors import SYNTAX_PREFIX, ScanRefused
 from .keywords import GRAMMAR_WORDS, RESERVED
+from .habit_hints import (aggregate, index_throughput, open_string, order_by_index, sql_habit,
+                          undeclared_attribute)
+from .nearest import CLOSE, close, nearest_name
 from .splitter import QUOTED
 
-CLOSE = 0.75  # difflib ratio from which a name or keyword counts as a near miss
 # The words a statement is built of, the shell's too: what a misspelling is compared with.
 KEYWORDS = sorted(w.upper() for w in GRAMMAR_WORDS | {"table", "tables", "show", "explain", "index", "gsi",
                                                        "lsi", "hash", "range", "begin", "commit", "rollback"})
-_AGGREGATE = re.compile(r"\b(count|sum|avg|min|max)\s*\(", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z_]\w*")
 NO_INDEX = "The table does not have the specified index"
 
@@ -133,7 +137,7 @@ def near_key(seen: Seen, error=None) -> list:
     key, index = template.key, template.index
     out = []
     for name in _where_names(seen.parsed):
-        if name in key.names or not _close(name, key.hash_name):
+        if name in key.names or not close(name, key.hash_name):
             continue
         if not analyse(template.where, replace(key, hash_name=name)).scan:
             whose = "the partition key" if index is None else f"the partition key of {index.name}"
@@ -184,7 +188,7 @@ def double_quoted(seen: Seen, error=None) -> list:
     if '"' not in seen.statement:
         return []
     stmt = seen.parsed
-    table = seen.tables.get(_table_of(stmt) or "")
+    table = seen.tables.get(table_of(stmt) or "")
     if table is None:
         return []
     known = _known_attributes(seen.connection, table)
@@ -200,7 +204,7 @@ def double_quoted(seen: Seen, error=None) -> list:
 
 def missing_table(seen: Seen, error) -> list:
     """No such table: name it, and the nearest existing one (DynamoDB's message names neither)."""
-    name = _table_of(seen.parsed)
+    name = table_of(seen.parsed)
     if name is None or name in seen.tables:
         return []
     names = sorted(seen.tables)
@@ -216,8 +220,8 @@ def missing_table(seen: Seen, error) -> list:
 def missing_index(seen: Seen, error) -> list:
     """No such index: the nearest of the table's indexes, or all of them."""
     stmt = seen.parsed
-    table = seen.tables.get(_table_of(stmt) or "")
-    index = _index_of(stmt)
+    table = seen.tables.get(table_of(stmt) or "")
+    index = index_of(stmt)
     if table is None or index is None:
         return []
     names = [i.name for i in table.spec.indexes]
@@ -251,75 +255,6 @@ def misspelt_keyword(seen: Seen, error) -> list:
 
 
 # SQL habits a syntax error comes from, as data: (what the statement holds, the hint)
-SQL_HABITS = (
-    (re.compile(r"\bJOIN\b", re.I), "no joins: keep related items under one partition key (one Query reads "
-                                     "them), or query each table"),
-    (re.compile(r"\bINSERT\s+INTO\s+\S+\s+VALUES\s*\(", re.I),
-     "INSERT takes one item as a tuple: INSERT INTO T VALUE {'pk': 'a', 'n': 1}"),
-    (re.compile(r"\bCREATE\s+TABLE\s+\S+\s*\([^)]*\b(VARCHAR|CHAR|INT|INTEGER|TEXT|PRIMARY\s+KEY)\b", re.I),
-     "a table declares its key attributes only, typed STRING, NUMBER or BINARY: CREATE TABLE T PRIMARY KEY "
-     "(pk STRING HASH, sk NUMBER RANGE)"),
-)
-_FROM_RESERVED = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+([A-Za-z_]\w*)", re.I)
-
-
-def sql_habit(seen: Seen, error) -> list:
-    """What a SQL user writes out of habit (a join, VALUES (…), a column list), and a reserved word used as a
-    table name (quoted, it is a name; the nearest table too)."""
-    text = QUOTED.sub(lambda q: " " * len(q.group()), seen.statement)
-    found = [hint for pattern, hint in SQL_HABITS if pattern.search(text)]
-    for word in _FROM_RESERVED.findall(text):
-        if word.lower() in RESERVED:
-            nearest = nearest_name(word, sorted(seen.tables))
-            found.append(f'{word} is a reserved word: quote it as a name, "{word}"'
-                         + (f" (or did you mean {nearest}?)" if nearest and nearest != word else ""))
-    return found
-
-
-_ORDER_BY = re.compile(r"Variable reference (\S+) in ORDER BY clause must be part of the primary key")
-
-
-def order_by_index(seen: Seen, error) -> list:
-    """ORDER BY a non-key attribute: the index whose sort key it is, or the LSI that would be one."""
-    found = _ORDER_BY.search(error.message)
-    table = seen.tables.get(_table_of(seen.parsed) or "") if found else None
-    if table is None:
-        return []
-    name = found.group(1).strip('"')
-    sorting = [index for index in table.spec.indexes if index.key.range_name == name]
-    if sorting:
-        return [f'{table.name}.{index.name} sorts by {name}: SELECT … FROM "{table.name}"."{index.name}" … ORDER BY '
-                f"{name}" for index in sorting]
-    return [f"no index of {table.name} sorts by {name}: an LSI keyed on ({table.spec.key.hash_name}, {name}) would "
-            "(LSIs are made with the table), or a GSI"]
-
-
-def undeclared_attribute(seen: Seen, error) -> list:
-    """A column list naming attributes no key uses: DynamoDB declares key attributes only."""
-    from .shell_ast import CreateTable
-
-    stmt = seen.parsed
-    if not isinstance(stmt, CreateTable):
-        return []
-    keyed = {element.name for element in stmt.key} | {element.name for index in stmt.indexes
-                                                       for element in index.key}
-    extra = [attribute.name for attribute in stmt.attributes if attribute.name not in keyed]
-    if not extra:
-        return []
-    return [f"only key attributes are declared: {', '.join(extra)} {'is' if len(extra) == 1 else 'are'} no key of "
-            f"{stmt.name} or its indexes (an item holds any attribute without one): leave "
-            f"{'it' if len(extra) == 1 else 'them'} out"]
-
-
-def aggregate(seen: Seen, error) -> list:
-    """``COUNT(*)`` and friends: the dialect has none."""
-    found = _AGGREGATE.search(QUOTED.sub("''", seen.statement))
-    if found is None:
-        return []
-    return [f"DynamoDB's PartiQL has no aggregates ({found.group(1).upper()}(…)): the status line, or "
-            "Result.count, counts the items"]
-
-
 def _is_syntax(error) -> bool:
     return error.message.startswith(SYNTAX_PREFIX) and hasattr(error, "line")
 
@@ -330,6 +265,8 @@ ERROR_HINTS = (
     (lambda e: e.message.startswith(NO_INDEX), missing_index),
     (_is_syntax, misspelt_keyword),
     (_is_syntax, sql_habit),
+    (_is_syntax, open_string),
+    (lambda e: "ProvisionedThroughput must be specified for index" in e.message, index_throughput),
     (lambda e: e.message.startswith("Variable reference"), order_by_index),
     (lambda e: "does not exactly match number of attributes defined in AttributeDefinitions" in e.message,
      undeclared_attribute),
@@ -374,13 +311,6 @@ def _where_names(stmt) -> list:
     return list(dict.fromkeys(node.root.name for node in ast_walk.walk(where) if isinstance(node, ast.Path)))
 
 
-def _close(name: str, target: str) -> bool:
-    import difflib
-
-    return name.lower() == target.lower() or difflib.SequenceMatcher(
-        None, name.lower(), target.lower()).ratio() >= CLOSE
-
-
 def _operands(stmt):
     """The expressions a mistaken string could be among: the WHERE, SET values and an INSERT's item."""
     roots = [getattr(stmt, "where", None)]
@@ -398,37 +328,6 @@ def _known_attributes(connection, table) -> set:
     for index in table.spec.indexes:
         known |= set(index.key.names) | set(index.projection.non_key_attributes or ())
     return known | set(connection.attribute_names(table.name))
-
-
-def _table_of(stmt) -> str | None:
-    """The table a statement names."""
-    if isinstance(stmt, ast.Exists):
-        stmt = stmt.select
-    if isinstance(stmt, ast.Select):
-        target = stmt.sources[0].target if stmt.sources else None
-        return target.table if isinstance(target, ast.TableRef) else None
-    target = getattr(stmt, "table", None)
-    if isinstance(target, ast.TableRef):
-        return target.table
-    return target if isinstance(target, str) else None
-
-
-def _index_of(stmt) -> str | None:
-    if isinstance(stmt, ast.Select) and stmt.sources and isinstance(stmt.sources[0].target, ast.TableRef):
-        return stmt.sources[0].target.index
-    return None
-
-
-def nearest_name(name: str, names: list) -> str | None:
-    """The one of ``names`` ``name`` was most likely meant to be (the same but for case, else a close
-    spelling), or None."""
-    import difflib
-
-    exact = [n for n in names if n.lower() == name.lower()]
-    if exact:
-        return exact[0]
-    found = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    return found[0] if found else None
 
 
 def _offset(text: str, line: int, column: int) -> int:

@@ -35,14 +35,20 @@ def create_statement(table: dict) -> str:
              f"  BILLING MODE {'ON DEMAND' if on_demand(table) else 'PROVISIONED ' + _units(table)}"]
     for kind, member in (("GSI", "GlobalSecondaryIndexes"), ("LSI", "LocalSecondaryIndexes")):
         for index in table.get(member) or []:
-            provisioned = "" if kind == "LSI" or on_demand(table) else f" PROVISIONED {_units(index)}"
-            lines.append(f"  {kind} ({name(index['IndexName'])} ON ({_keys(index['KeySchema'], types)}) "
-                         f"PROJECTING {_projection(index['Projection'])}{provisioned})")
+            lines.append("  " + index_clause(kind, index, types, provisioned=kind == "GSI" and not on_demand(table)))
     stream = table.get("StreamSpecification") or {}
     if stream.get("StreamEnabled"):
         lines.append(f"  STREAM {stream['StreamViewType']}")
     lines[-1] += ";"
     return "\n".join(lines + [f"-- {note}" for note in _unsaid(table)])
+
+
+def index_clause(kind: str, index: dict, types: dict, provisioned: bool) -> str:
+    """``GSI (name ON (keys) PROJECTING … [PROVISIONED (r RCU, w WCU)])`` of an index's description or
+    request (``types``: attribute name → S, N or B)."""
+    units = f" PROVISIONED {_units(index)}" if provisioned else ""
+    return (f"{kind} ({name(index['IndexName'])} ON ({_keys(index['KeySchema'], types)}) "
+            f"PROJECTING {_projection(index['Projection'])}{units})")
 
 
 def create_request(table: dict) -> dict:

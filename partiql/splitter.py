@@ -99,3 +99,10 @@ def open_quote(text: str) -> str | None:
         return "/*" if piece.startswith("/*") and (len(piece) < 4 or not piece.endswith("*/")) else None
     closed = _OPEN[piece[0]].fullmatch(piece)
     return None if closed else piece[0]
+
+
+def string_spans(text: str):
+    """(start, end, closed) of each 'string' in ``text`` (not "quoted names" or comments), in order."""
+    for kind, start, end in _pieces(text):
+        if kind == "quoted" and text[start] == "'":
+            yield start, end, _OPEN["'"].fullmatch(text, start, end) is not None

@@ -11,6 +11,7 @@ import argparse
 import sys
 
 import partiql
+from partiql.cli_help import RawWordWrap
 
 # (the settings module loads after ``--version``'s early return: it and dataclasses are a third of that path)
 
@@ -48,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .config import FORMATS, SCAN_POLICIES
 
     parser = argparse.ArgumentParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     formatter_class=RawWordWrap)
     parser.set_defaults(scripts=[])
     parser.add_argument("database", nargs="?", metavar="DATABASE",
                         help="database file (default: an in-memory database)")

@@ -18,7 +18,7 @@ from typing import Callable
 
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.throughput import MODES as THROUGHPUT_MODES
-from partiql.hints import nearest_name
+from partiql.nearest import nearest_name
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
 from . import blocks, heat, helptext, knobs, tail

@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from partiql.cli_help import WordWrap
+
 from .progress import Progress
 from .transfer import progress_reporter
 
@@ -24,7 +26,8 @@ AWS = "aws:"
 
 
 def parser() -> argparse.ArgumentParser:
-    found = argparse.ArgumentParser(prog=PROGRAM, description=__doc__.splitlines()[0].strip("`. "))
+    found = argparse.ArgumentParser(prog=PROGRAM, description=__doc__.splitlines()[0].strip("`. "),
+                                    formatter_class=WordWrap)
     found.add_argument("source", metavar="SOURCE", help="a database file, an endpoint URL or aws:REGION")
     found.add_argument("dest", metavar="DEST", help="a database file, an endpoint URL or aws:REGION")
     found.add_argument("tables", nargs="*", metavar="TABLE", help="the tables to copy (default: every one)")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from partiql.cli_help import WordWrap
 from partiql.engine.storage import StorageError
 
 COMMANDS = ("check", "backup", "recover")
@@ -21,17 +22,18 @@ COMMANDS = ("check", "backup", "recover")
 def parser() -> argparse.ArgumentParser:
     """``partiql check FILE`` / ``partiql backup FILE DEST``."""
     top = argparse.ArgumentParser(prog="partiql", description="Check a database file, copy it safely, or "
-                                  "recover it from a damaged write log.")
+                                  "recover it from a damaged write log.", formatter_class=WordWrap)
     commands = top.add_subparsers(dest="command", required=True, metavar="{check,backup,recover}")
     check = commands.add_parser("check", help="verify every table and item of FILE (read-only); "
-                                "exit status 1 if anything is damaged")
+                                "exit status 1 if anything is damaged", formatter_class=WordWrap)
     check.add_argument("file", metavar="FILE")
     check.add_argument("--repair", action="store_true", help="as partiql recover FILE")
     recover = commands.add_parser("recover", help="apply every intact write of FILE's damaged write log, "
-                                  "name those it cannot restore, and keep the log as FILE-writes.damaged")
+                                  "name those it cannot restore, and keep the log as FILE-writes.damaged",
+                                  formatter_class=WordWrap)
     recover.add_argument("file", metavar="FILE")
     backup = commands.add_parser("backup", help="copy FILE, as it is now, to the new file DEST "
-                                 "(safe while FILE is open)")
+                                 "(safe while FILE is open)", formatter_class=WordWrap)
     backup.add_argument("file", metavar="FILE")
     backup.add_argument("dest", metavar="DEST")
     return top

@@ -18,6 +18,7 @@ import json
 import sys
 import time
 
+from partiql.cli_help import WordWrap
 from partiql.simulate import WorkloadError, compare, comparison, design_from_file, load, report, simulate
 from partiql.simulate.workload import check_duration, check_seed
 
@@ -29,7 +30,8 @@ HEAT_SECONDS = 60  # the heat picture's columns: the last minute of the run
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="partiql simulate", description="Run an access-pattern workload "
+    parser = argparse.ArgumentParser(formatter_class=WordWrap, prog="partiql simulate",
+                                     description="Run an access-pattern workload "
                                      "(a TOML file) against its table design on a virtual clock, with "
                                      "DynamoDB's partition throughput enforced, and report where it throttles.")
     parser.add_argument("workload", metavar="WORKLOAD", help="the workload file (TOML; see examples/)")

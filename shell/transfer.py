@@ -27,6 +27,8 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
+from partiql.cli_help import WordWrap
+
 from .progress import Progress, bar
 
 IMPORT_USAGE = "FILE TABLE [--format F] [--continue-on-error] [--types …] [--max-wcu N]"
@@ -247,18 +249,18 @@ SUBCOMMANDS = ("import", "export")
 
 def subcommand_parser() -> argparse.ArgumentParser:
     """``partiql DATABASE import …`` and ``partiql DATABASE export …``."""
-    parser = argparse.ArgumentParser(prog="partiql", description="Import items into, or export them from, "
-                                     "a database file.")
+    parser = argparse.ArgumentParser(formatter_class=WordWrap, prog="partiql",
+                                     description="Import items into, or export them from, a database file.")
     parser.add_argument("database", metavar="DATABASE", help="the database file (created if needed)")
     commands = parser.add_subparsers(dest="direction", required=True, metavar="{import,export}")
-    importing = commands.add_parser("import", help="load items from FILE into TABLE")
+    importing = commands.add_parser("import", formatter_class=WordWrap, help="load items from FILE into TABLE")
     importing.add_argument("file", metavar="FILE")
     importing.add_argument("table", metavar="TABLE")
     importing.add_argument("--continue-on-error", action="store_true",
                            help="import the good rows and report the bad ones (default: all or nothing)")
     importing.add_argument("--types", type=parse_types, metavar="NAME=TYPE,…",
                            help="declared attribute types for csv and json (S, N, B, BOOL, NULL, L, M, SS, NS, BS)")
-    exporting = commands.add_parser("export", help="write every item of TABLE to FILE")
+    exporting = commands.add_parser("export", formatter_class=WordWrap, help="write every item of TABLE to FILE")
     exporting.add_argument("table", metavar="TABLE")
     exporting.add_argument("file", metavar="FILE")
     for sub in (importing, exporting):

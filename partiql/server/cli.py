@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from partiql.cli_help import WordWrap
+
 SERVE = "serve"
 
 
@@ -26,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="partiql serve", description="Serve a database over DynamoDB's HTTP API, for every AWS SDK, "
-        "the AWS CLI and GUI tools (endpoint URL http://HOST:PORT, any region).")
+        "the AWS CLI and GUI tools (endpoint URL http://HOST:PORT, any region).", formatter_class=WordWrap)
     parser.add_argument("database", nargs="?", metavar="DATABASE",
                         help="database file (created if needed; default: an in-memory database)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")

@@ -18,6 +18,7 @@ GAME = [
     "GSI (ByCity ON (City STRING HASH) PROJECTING KEYS ONLY)",
     "INSERT INTO GameScores VALUE {'UserId': 'u101', 'GameTitle': 'Galaxy Invaders', 'TopScore': 5842}",
     "INSERT INTO GameScores VALUE {'UserId': 'u102', 'GameTitle': 'Meteor Blasters', 'TopScore': 1000}",
+    "CREATE TABLE Thin PRIMARY KEY (pk STRING HASH) BILLING MODE PROVISIONED (2 RCU, 3 WCU)",
 ]
 INDEX_HINT = 'GameScores.GameTitleIndex is keyed on GameTitle: FROM "GameScores"."GameTitleIndex" would be a Query'
 
@@ -68,7 +69,7 @@ def test_no_hint_where_there_is_no_mistake(game, statement):
     ("SELECT * FROM GameScore WHERE UserId = 'u1'", "ResourceNotFoundException",
      "there is no table GameScore: did you mean GameScores?"),
     ("SELECT * FROM Orders WHERE pk = 'u1'", "ResourceNotFoundException",
-     "there is no table Orders; the tables are GameScores"),
+     "there is no table Orders; the tables are GameScores, Thin"),
     ('SELECT * FROM "GameScores"."GameTitleIdx" WHERE GameTitle = \'x\'', "ValidationException",
      "GameScores has no index GameTitleIdx: did you mean GameTitleIndex?"),
     ("SELECT * FORM GameScores", "ValidationException", "did you mean FROM? (FORM is not a keyword)"),
@@ -94,6 +95,21 @@ def test_no_hint_where_there_is_no_mistake(game, statement):
     ("CREATE TABLE Music (Artist STRING, SongTitle STRING, Genre STRING) PRIMARY KEY (Artist HASH, SongTitle "
      "RANGE)", "ValidationException", "only key attributes are declared: Genre is no key of Music or its indexes "
      "(an item holds any attribute without one): leave it out"),
+    # a string left open (issue 38 point 3): across a line end, or to the end
+    ("SELECT * FROM GameScores WHERE UserId = 'u1;\nSELECT * FROM GameScores WHERE UserId = 'u2'", "ValidationException",
+     "the string opened at 1:41 ('u1;…) runs on across a line end: a closing ' left out? (a ' inside a string is "
+     "doubled: 'it''s')"),
+    ("SELECT * FROM GameScores WHERE UserId = 'it's'", "ValidationException",
+     "the string opened at 1:46 ('…) is never closed: a closing ' left out? (a ' inside a string is doubled: "
+     "'it''s')"),
+    # a provisioned table's GSI without throughput: the clause that gives it the table's
+    ("CREATE TABLE Prov PRIMARY KEY (pk STRING HASH) BILLING MODE PROVISIONED (5 RCU, 7 WCU) "
+     "GSI (byX ON (x STRING HASH, y NUMBER RANGE) PROJECTING INCLUDE (a, b))", "ValidationException",
+     "a provisioned table's GSI has throughput of its own: GSI (byX ON (x STRING HASH, y NUMBER RANGE) PROJECTING "
+     "INCLUDE (a, b) PROVISIONED (5 RCU, 7 WCU)) gives it the table's, or make the table BILLING MODE ON DEMAND"),
+    ("ALTER TABLE Thin CREATE GSI (byX ON (x STRING HASH) PROJECTING KEYS ONLY)", "ValidationException",
+     "a provisioned table's GSI has throughput of its own: ALTER TABLE Thin CREATE GSI (byX ON (x STRING HASH) "
+     "PROJECTING KEYS ONLY PROVISIONED (2 RCU, 3 WCU)) gives it the table's"),
     # ORDER BY a non-key: the index that sorts by it, or the LSI that would
     ("SELECT * FROM GameScores WHERE UserId = 'u101' ORDER BY TopScore", "ValidationException",
      'GameScores.GameTitleIndex sorts by TopScore: SELECT … FROM "GameScores"."GameTitleIndex" … ORDER BY TopScore'),

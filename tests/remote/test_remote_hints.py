@@ -21,6 +21,10 @@ STATEMENTS = {  # statement -> a hint it must get (the tables are Orders, keyed 
     "a misspelt index": ("SELECT * FROM \"Orders\".\"bystatu\" WHERE status = 'x'", "did you mean bystatus?"),
     "a misspelt keyword": ("SELEC * FROM Orders WHERE pk = 'a'", "SELECT"),
     "an aggregate": ("SELECT COUNT(*) FROM Orders WHERE pk = 'a'", "no aggregates"),
+    "a string left open": ("SELECT * FROM Orders WHERE pk = 'a;", "the string opened at 1:33 ('a;…) is never closed"),
+    "a provisioned GSI without throughput": (
+        "CREATE TABLE Prov PRIMARY KEY (pk STRING HASH) BILLING MODE PROVISIONED (5 RCU, 7 WCU) "
+        "GSI (byX ON (x STRING HASH) PROJECTING ALL)", "PROJECTING ALL PROVISIONED (5 RCU, 7 WCU)) gives it"),
 }
 
 

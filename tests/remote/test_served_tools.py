@@ -198,3 +198,22 @@ def test_real_dynamodb_is_never_asked(monkeypatch):
         db.metrics("T")
     assert db.layout("T")["partitions"] == [] and sent == []
     db.close()
+
+
+@pytest.mark.parametrize("secret, answered", [("secret", True), ("wrong", False)])
+def test_the_extension_is_signed_as_dynamodb_requests_are(monkeypatch, secret, answered):
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "id")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", secret)
+    with partiql.connect() as db:
+        db.engine.create_table(TableName="Signed", BillingMode="PAY_PER_REQUEST", KeySchema=CREATE["KeySchema"],
+                               AttributeDefinitions=CREATE["AttributeDefinitions"])
+        with Server(db, port=0, credentials=("id", "secret")) as server:
+            remote = RemoteConnection(endpoint_url=server.url, region="us-east-1")
+            try:
+                if answered:
+                    assert remote.metrics("Signed", last=3).table == "Signed"
+                else:
+                    with pytest.raises(DynamoDBError, match="The request signature we calculated does not match"):
+                        remote.metrics("Signed", last=3)
+            finally:
+                remote.close()

@@ -158,3 +158,21 @@ def test_help_lists_every_subcommand_in_80_columns(capsys):
         with pytest.raises(SystemExit) as done:
             cli.main([word, "--help"])
         assert done.value.code == 0 and capsys.readouterr().out.startswith(f"usage: partiql {word}")
+
+
+@pytest.mark.parametrize("argv", [[], ["serve"], ["simulate"], ["copy"], ["check"], ["recover"], ["backup"],
+                                  ["x.db", "import"], ["x.db", "export"]])
+def test_help_wraps_at_words_only(capsys, monkeypatch, argv):
+    """Issue 38: at any width, wrapping moves whole words (``--into-existing`` is never ``--into-`` + ``existing``):
+    the words of the help at 50 columns are the words at 400, and at 80 no line is longer."""
+    from partiql.shell import cli
+
+    def words(columns: int) -> list:
+        monkeypatch.setenv("COLUMNS", str(columns))
+        with pytest.raises(SystemExit):
+            cli.main([*argv, "--help"])
+        return capsys.readouterr().out
+
+    wide, narrow = words(400), words(50)
+    assert narrow.split() == wide.split()
+    assert max(len(line) for line in words(80).splitlines()) <= 80
