@@ -186,8 +186,9 @@ def _check_streams(db, report: CheckReport, overlay: write_log.Overlay | None) -
             keys[sid] = (KeySchema(*state["key"]), state["table"])
         except (ValueError, KeyError, TypeError) as error:
             report.add(f"stream {arn}: its description cannot be read ({type(error).__name__}: {error})")
-    records = db.execute("SELECT seq, sid, shard, record, crc FROM stream_records")
-    for seq, sid, shard, text, crc in records if overlay is None else [*records, *overlay.records]:
+    records = db.execute("SELECT seq, sid, shard, record, crc FROM stream_records ORDER BY seq")
+    for seq, sid, shard, text, crc in records if overlay is None else stream_rows.then_logged(records,
+                                                                                              overlay.records):
         if sid not in keys:
             report.add(f"stream record {seq}: of no stream the file describes (stream number {sid})")
             continue

@@ -28,7 +28,6 @@ refuses every write, saying who holds the file and how to share it.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import sqlite3
@@ -36,7 +35,7 @@ import threading
 from contextlib import contextmanager
 from urllib.parse import quote
 
-from . import file_format, integrity, rows as item_rows, stream_rows, write_log
+from . import file_format, folding, integrity, rows as item_rows, stream_rows, write_log
 from .file_lock import OwnerLock, holder
 from .vanished import GONE, deleted, recovery_path
 from .restore import StoredRecord, restore_table
@@ -122,8 +121,7 @@ class SqliteStorage(Storage):
         open the log for this session."""
         db = self._db
         if self._unfolded is not None:
-            with file_format.transaction(db):
-                write_log.fold(db, self._unfolded)
+            folding.fold_in_steps(db, self.path, self._unfolded)  # (steps: a nearly full disk can take them)
             self._unfolded = None
         if self._found_log:
             write_log.discard(self.path)  # (folded, or another database's: see write_log.identity)
@@ -202,8 +200,8 @@ class SqliteStorage(Storage):
             numbered[sid] = streams.restore(arn, json.loads(text))
         shards: dict = {}
         rows = self._db.execute("SELECT seq, sid, shard, record, crc FROM stream_records ORDER BY seq")
-        if self._overlay is not None:  # (the log's records are newer than any in the file)
-            rows = itertools.chain(rows, self._overlay.records)
+        if self._overlay is not None:  # (the log's records are newer than the file's)
+            rows = stream_rows.then_logged(rows, self._overlay.records)
         for seq, sid, number, text, crc in rows:
             stream = numbered[sid]
             if stream_rows.record_checksum(seq, sid, number, text) != crc:

@@ -26,6 +26,8 @@ from .codec import _ENCODER, _decode_map, encode_item
 SAVE_STREAM = "INSERT OR REPLACE INTO streams (arn, sid, state, crc) VALUES (?, ?, ?, ?)"
 FORGET_STREAM = "DELETE FROM streams WHERE arn = ?"
 ADD_RECORD = "INSERT INTO stream_records (seq, sid, shard, record, crc) VALUES (?, ?, ?, ?, ?)"
+# (a fold of the write log made in steps and stopped may be made again: its records are written twice)
+FOLD_RECORD = "INSERT OR REPLACE INTO stream_records (seq, sid, shard, record, crc) VALUES (?, ?, ?, ?, ?)"
 TRIM_RECORDS = "DELETE FROM stream_records WHERE seq <= ? AND sid = ?"
 FORGET_RECORDS = "DELETE FROM stream_records WHERE sid = ?"
 
@@ -90,3 +92,13 @@ def save(db, streams) -> None:
         trimmed = stream.trimmed()
         if trimmed:
             db.execute(TRIM_RECORDS, (trimmed, stream.number))
+
+
+def then_logged(stored, logged: list):
+    """The file's record rows (``stored``, in sequence order), then the write log's past the last of them
+    (a fold made in steps and stopped wrote some of the log's into the file already)."""
+    last = 0
+    for row in stored:
+        last = row[0]
+        yield row
+    yield from (row for row in logged if row[0] > last)

@@ -62,7 +62,7 @@ from . import rows as item_rows
 from .errors import StorageError
 from .log_format import CODES, HEADER, RECORD_CODE, LogDamaged, Pending, frame, header, log_path, scan
 from .rows import DELETE_ITEM, PUT_ITEM
-from .stream_rows import ADD_RECORD
+from .stream_rows import FOLD_RECORD
 from .vanished import deleted
 
 FOLD_BYTES = 4 << 20  # ~25,000 small writes; their fold at a million items: ~0.5 s (~18 µs a row, SQLite)
@@ -160,12 +160,23 @@ def discard(database: str) -> None:
 def fold(db, pending: Pending) -> None:
     """Within a transaction on ``db``: write what ``pending`` holds and record it folded. Only the
     last write of each key is written (deletes, then puts, each in key order: every page once)."""
+    items, last = fold_rows(pending)
+    item_rows.write(db, items + last)
+
+
+def fold_rows(pending: Pending) -> tuple[list, list]:
+    """What ``fold`` writes: the item rows and the stream records, then the row that comes last, the
+    folded generation — so that a fold made in steps (``folding``) and stopped between them leaves the
+    log unfolded, to be folded again whole (every row is keyed: twice ends the same)."""
     items, records = pending.latest()
     latest = sorted(items.values(), key=_row_key_bytes)  # (each row a different item: any order ends the same)
-    deletes = [row for row in latest if row[0] is DELETE_ITEM]
-    puts = [row for row in latest if row[0] is PUT_ITEM]
-    item_rows.write(db, deletes + puts + [(ADD_RECORD, record) for record in records])
-    db.execute(_SET_FOLDED, (str(pending.generation),))
+    ordered = [row for row in latest if row[0] is DELETE_ITEM] + [row for row in latest if row[0] is PUT_ITEM]
+    return ordered + [(FOLD_RECORD, record) for record in records], [(_SET_FOLDED, (str(pending.generation),))]
+
+
+def row_bytes(row: tuple) -> int:
+    """About what a row takes in the file: its texts and keys, and SQLite's cell overhead."""
+    return sum(len(value) for value in row[1] if isinstance(value, (str, bytes))) + 24
 
 
 def fold_unfolded(db, pending: Pending | None, database: str) -> None:
