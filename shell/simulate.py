@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, metavar="N", help="random seed (default: the file's)")
     parser.add_argument("--design", action="append", default=[], metavar="FILE",
                         help="a table design to compare (CREATE TABLE statements; repeatable)")
+    parser.add_argument("--allow-scan", action="store_true",
+                        help="full Scans are meant (else a pattern that is one makes the exit status 1; "
+                        "scan = true says so for one pattern)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--html", metavar="FILE", help="also write the report as a self-contained HTML page")
     return parser
@@ -57,11 +60,11 @@ def main(argv: list) -> int:
         designs = [design_from_file(path) for path in args.design] or workload.designs
         if designs:
             outcomes = compare(workload, designs, duration=duration, seed=seed, database=args.database,
-                               progress=lambda design, done, total: progress.show(
+                               allow_scan=args.allow_scan, progress=lambda design, done, total: progress.show(
                                    f"simulating {design.name} {bar(int(done), int(total))} s of virtual time"))
         else:
             outcomes = [simulate(workload, duration=duration, seed=seed, database=args.database,
-                                 progress=lambda done, total: progress.show(
+                                 allow_scan=args.allow_scan, progress=lambda done, total: progress.show(
                                      f"simulating {bar(int(done), int(total))} s of virtual time"))]
     except (WorkloadError, OSError) as error:
         progress.clear()
@@ -91,6 +94,12 @@ def main(argv: list) -> int:
             print(f"partiql simulate: cannot write {args.html}: {error.strerror or error}", file=sys.stderr)
             return 1
         print(f"report written to {args.html}", file=sys.stderr)
+    unmeant = sorted({p.name for outcome in outcomes for p, plan in zip(outcome.workload.patterns, outcome.planned)
+                      if plan.scan and not plan.meant})
+    if unmeant:
+        print(f"partiql simulate: {', '.join(unmeant)}: a full Scan not declared (scan = true on the pattern, or "
+              "--allow-scan)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -133,7 +142,9 @@ def _pattern(pattern: dict) -> list:
     requested = pattern["requested"]
     share = f" ({pattern['served_share']:.0%})" if requested else ""
     lines = [f"{pattern['name']}: {requested:,} requested, {pattern['served']:,} served{share}, "
-             f"{pattern['throttled']:,} throttled, {pattern['failed']:,} failed · {pattern['statement']}"]
+             f"{pattern['throttled']:,} throttled, {pattern['failed']:,} failed · {pattern['statement']}",
+             f"  {pattern['access']}" + ("" if not pattern["full_scan"] else " -- a full Scan every request"
+                                           + ("" if pattern["scan_meant"] else " (not declared)"))]
     cells = "".join(_share_cell(second) for second in pattern["per_second"])
     lines.append(f"  throttled share per second |{cells}|")
     lines += [f"  throttled: {reason} × {count:,}" for reason, count in pattern["reasons"].items()]

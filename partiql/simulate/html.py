@@ -48,7 +48,8 @@ def _report(found: dict, level: int) -> str:
     parts += [f'<p class="advice">{escape(text)}</p>' for text in found["advice"]]
     for pattern in found["patterns"]:
         parts.append(f"<h{level + 1}>{escape(pattern['name'])}: {pattern['served']:,} of {pattern['requested']:,} "
-                     f"served</h{level + 1}><p><code>{escape(pattern['statement'])}</code></p>")
+                     f"served</h{level + 1}><p><code>{escape(pattern['statement'])}</code></p>"
+                     f"<p>{escape(pattern['access'])}{_scan(pattern)}</p>")
         series = {kind: [second[column] for second in pattern["per_second"]]
                   for column, kind in enumerate(("requested", "served", "throttled"))}
         parts.append(_chart(series, "requests a second"))
@@ -129,3 +130,9 @@ def _comparison(rows: list) -> str:
                  cost]
         body.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
     return f"<table><tr>{head}</tr>" + "".join(body) + "</table>"
+
+
+def _scan(pattern: dict) -> str:
+    if not pattern["full_scan"]:
+        return ""
+    return " <strong>— a full Scan every request" + ("" if pattern["scan_meant"] else " (not declared)") + "</strong>"

@@ -7,7 +7,8 @@ and HTML reports draw.
      "patterns": [{"name": "vote", "statement": "...", "requested": 90000, "served": 60000,
                    "throttled": 30000, "failed": 0, "served_share": 0.667,
                    "reasons": {"TableWriteKeyRangeThroughputExceeded": 30000}, "errors": {},
-                   "consumed": 60000.0, "per_second": [[1500, 1000, 500, 0], ...]}],
+                   "consumed": 60000.0, "per_second": [[1500, 1000, 500, 0], ...],
+                   "access": "PutItem on Votes", "full_scan": false, "scan_meant": false, "advice": []}],
      "resources": [{"table": "Votes", "index": null, "provisioned": null,
                     "consumed_per_second": [[0.0, 1000.0], ...], "throttle_events": {...},
                     "partitions": [{"number": 1, "lo": 0, "hi": ..., "items": 60000,
@@ -44,7 +45,8 @@ def _report(outcome: Outcome) -> dict:
         "seed": outcome.workload.seed,
         "requests": outcome.requests,
         "interrupted": outcome.interrupted,
-        "patterns": [_pattern(stats, seconds) for stats in outcome.patterns],
+        "patterns": [dict(_pattern(stats, seconds), **planned.as_data())
+                     for stats, planned in zip(outcome.patterns, outcome.planned)],
         "resources": [_resource(outcome.db, table, index, seconds)
                       for table in outcome.db.table_names() for index in _indexes(outcome.db, table)],
     }
@@ -79,7 +81,11 @@ def design_advice(found: dict) -> list:
                     out.append(f"{name}: {provisioned:,} {unit} provisioned, at most {peak:,.0f} used a second: "
                                "paid for and unused (lower it, or go on demand)")
     for pattern in found["patterns"]:
-        if pattern["served"] and pattern["statement"].lstrip()[:6].upper() == "SELECT":
+        if pattern.get("full_scan"):  # (a Scan's cost is the table it reads, not what its items hold)
+            said = "" if pattern["scan_meant"] else " (not declared: scan = true, or --allow-scan, if it is meant)"
+            out.append(f"{pattern['name']}: a full {pattern['access']} every request{said}: "
+                       + "; ".join(pattern["advice"]))
+        elif pattern["served"] and pattern["statement"].lstrip()[:6].upper() == "SELECT":
             each = pattern["consumed"] / pattern["served"]
             if each >= EXPENSIVE_READ:
                 out.append(f"{pattern['name']}: each request consumes {each:,.1f} RCU: it reads whole items, "

@@ -32,6 +32,7 @@ from partiql.engine.types import from_python
 
 from .errors import WorkloadError
 from .generators import SeededValue
+from .planned import plan_patterns
 from .workload import Design, Workload
 
 
@@ -60,16 +61,18 @@ class Outcome:
     ran: float                 # virtual seconds that ran (the duration, unless interrupted)
     requests: int
     interrupted: bool = False
+    planned: list = field(default_factory=list)  # planned.Planned per pattern: access path, full Scans
 
 
 REQUESTED, SERVED, THROTTLED, FAILED = range(4)
 
 
 def simulate(workload: Workload, *, duration: float | None = None, seed: int | None = None,
-             progress=None, design: Design | None = None, database=None) -> Outcome:
+             progress=None, design: Design | None = None, database=None, allow_scan: bool = False) -> Outcome:
     """Run ``workload`` (``duration`` / ``seed`` override the file's; ``design`` replaces its tables and
     changes its patterns; ``database``, a database file, lends its tables and items, read from a snapshot
-    and never written) and return its ``Outcome``."""
+    and never written) and return its ``Outcome``. Every pattern is planned first (``planned``): one that
+    cannot run is a WorkloadError before the clock starts; ``allow_scan`` means its full Scans."""
     if design is not None:
         workload = workload.with_design(design)
     workload = copy.deepcopy(workload)  # why: generators keep state (a sequence's next value); each run starts anew
@@ -78,6 +81,7 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     clock = VirtualClock()
     db = partiql.connect(throughput="off", clock=clock)  # building and seeding are not charged
     _build(db, workload, random.Random(seed), database)
+    planned = plan_patterns(db, workload, allow_scan)
     db.engine.throughput.mode = "enforce"
     stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
              for p in workload.patterns]
@@ -99,10 +103,10 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
                 reported = int(now)
                 progress(reported, duration)
     except KeyboardInterrupt:
-        return Outcome(workload, db, stats, now, requests, interrupted=True)
+        return Outcome(workload, db, stats, now, requests, interrupted=True, planned=planned)
     # why the clock stays at the last request: the metrics' window ends at the clock's second, and
     # moving it to ``duration`` would push the first second out of a window of ``duration`` seconds
-    return Outcome(workload, db, stats, duration, requests)
+    return Outcome(workload, db, stats, duration, requests, planned=planned)
 
 
 def _schedule(patterns: list, duration: float) -> list:
@@ -118,14 +122,14 @@ def _schedule(patterns: list, duration: float) -> list:
 
 
 def compare(workload: Workload, designs: list, *, duration: float | None = None, seed: int | None = None,
-            progress=None, database=None) -> list:
+            progress=None, database=None, allow_scan: bool = False) -> list:
     """The same traffic against each of ``designs``: their ``Outcome`` s, in order (Ctrl-C ends the
     design running, reported as interrupted, and the comparison with it)."""
     outcomes = []
     for design in designs:
         shown = None if progress is None else (lambda done, total, d=design: progress(d, done, total))
         outcomes.append(simulate(workload, duration=duration, seed=seed, design=design, database=database,
-                                 progress=shown))
+                                 progress=shown, allow_scan=allow_scan))
         if outcomes[-1].interrupted:
             break
     return outcomes

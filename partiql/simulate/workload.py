@@ -52,6 +52,7 @@ class Pattern:
     rate: rates.Rate
     all_pages: bool = False
     limit: int | None = None
+    scan: bool = False  # a full Scan, and meant (planned.py)
 
 
 @dataclass
@@ -92,7 +93,8 @@ class Workload:
             changes = design.patterns.get(pattern.name, {})
             patterns.append(Pattern(pattern.name, changes.get("statement", pattern.statement),
                                     changes.get("params", pattern.params), changes.get("rate", pattern.rate),
-                                    changes.get("all_pages", pattern.all_pages), changes.get("limit", pattern.limit)))
+                                    changes.get("all_pages", pattern.all_pages), changes.get("limit", pattern.limit),
+                                    pattern.scan))
         return Workload(self.duration, self.seed, self.tables if design.tables is None else design.tables,
                         self.seeds, patterns, [], self.prices, self.source, design.name)
 
@@ -211,7 +213,7 @@ def check_seed(value, where: str) -> int:
 
 
 def _pattern(entry, where: str) -> Pattern:
-    _members(entry, where, required=("statement", "rate"), optional=("name", "params", "all_pages", "limit"))
+    _members(entry, where, required=("statement", "rate"), optional=("name", "params", "all_pages", "limit", "scan"))
     name = entry.get("name", where.rpartition(": ")[2])
     if not isinstance(name, str) or not name:
         raise WorkloadError(f"{where}.name takes a name")
@@ -219,7 +221,8 @@ def _pattern(entry, where: str) -> Pattern:
     return Pattern(name, _statement(entry["statement"], where), _params(entry.get("params", []), where),
                    rates.build(entry["rate"], f"{where}.rate"),
                    _flag(entry.get("all_pages", False), f"{where}.all_pages"),
-                   None if limit is None else _limit(limit, f"{where}.limit"))
+                   None if limit is None else _limit(limit, f"{where}.limit"), _flag(entry.get("scan", False),
+                                                                                   f"{where}.scan"))
 
 
 def _limit(value, where: str) -> int:
