@@ -20,6 +20,7 @@ import time
 
 from partiql.cli_help import WordWrap
 from partiql.simulate import WorkloadError, compare, comparison, design_from_file, load, report, simulate
+from partiql.simulate.report import scaling_lines
 from partiql.simulate.workload import check_duration, check_seed
 
 from . import heat
@@ -131,6 +132,7 @@ def _render(found: dict, outcome, elapsed: float) -> str:
     for pattern in found["patterns"]:
         lines += _pattern(pattern)
     lines += [f"advice: {text}" for text in found["advice"]]
+    lines += scaling_lines(found)
     for resource in found["resources"]:
         metrics = outcome.db.engine.throughput.metrics(resource["table"], resource["index"],
                                                        last=max(1, min(HEAT_SECONDS, int(found["ran"]) or 1)))
@@ -168,3 +170,4 @@ def _capacity(resource: dict) -> str:
     against = "on demand" if provisioned is None else f"provisioned {provisioned[0]:,} RCU / {provisioned[1]:,} WCU"
     return (f"{name} ({against}): consumed {average[0]:,.0f} RCU/s (peak {peak[0]:,.0f}), "
             f"{average[1]:,.0f} WCU/s (peak {peak[1]:,.0f})")
+

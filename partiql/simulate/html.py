@@ -15,6 +15,8 @@ from html import escape
 
 from partiql.engine.throughput.figures import PARTITION_READ_CEILING, PARTITION_WRITE_CEILING
 
+from .report import scaling_lines
+
 WIDTH, HEIGHT, PAD = 640, 140, 30
 COLOURS = {"requested": "#9aa5b1", "served": "#2f855a", "throttled": "#c53030", "read": "#2b6cb0",
            "write": "#b7791f", "provisioned": "#4a5568"}
@@ -46,6 +48,7 @@ def _report(found: dict, level: int) -> str:
              f"<p>{found['ran']:,.0f} s of virtual time, {found['requests']:,} requests, seed {found['seed']}"
              + (" (interrupted)" if found["interrupted"] else "") + "</p>"]
     parts += [f'<p class="advice">{escape(text)}</p>' for text in found["advice"]]
+    parts += [f"<p>{escape(text)}</p>" for text in scaling_lines(found)]
     for pattern in found["patterns"]:
         parts.append(f"<h{level + 1}>{escape(pattern['name'])}: {pattern['served']:,} of {pattern['requested']:,} "
                      f"served</h{level + 1}><p><code>{escape(pattern['statement'])}</code></p>"

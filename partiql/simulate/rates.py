@@ -5,6 +5,7 @@ Written in the workload file as a number (constant) or an inline table::
     rate = 1500                                      # 1,500 requests a second throughout
     rate = { ramp = [100, 3000] }                    # from 100 to 3,000 a second over the run
     rate = { base = 200, spike = 2000, every = 60, for = 5 }   # 2,000 a second for 5 s of each minute
+    rate = { base = 100, spike = 600, every = 3600, for = 1200, at = 1200 }   # from 20 to 40 min of each hour
 
 ``Rate.at(t, duration)`` is the rate at time ``t``; ``times(duration)``
 yields the moments a pattern sends a request, evenly spaced at the rate of
@@ -61,11 +62,11 @@ class Ramp(Rate):
 
 
 class Spike(Rate):
-    def __init__(self, base: float, spike: float, every: float, length: float):
-        self.base, self.spike, self.every, self.length = base, spike, every, length
+    def __init__(self, base: float, spike: float, every: float, length: float, start: float = 0.0):
+        self.base, self.spike, self.every, self.length, self.start = base, spike, every, length, start
 
     def at(self, t, duration):
-        return self.spike if t % self.every < self.length else self.base
+        return self.spike if (t - self.start) % self.every < self.length else self.base
 
 
 def build(spec, where: str) -> Rate:
@@ -77,14 +78,14 @@ def build(spec, where: str) -> Rate:
         if not isinstance(ramp, list) or len(ramp) != 2:
             raise WorkloadError(f"{where}.ramp takes [from, to] requests a second")
         return Ramp(_rate(ramp[0], f"{where}.ramp"), _rate(ramp[1], f"{where}.ramp"))
-    if set(spec) == {"base", "spike", "every", "for"}:
+    if set(spec) - {"at"} == {"base", "spike", "every", "for"}:
         every = _rate(spec["every"], f"{where}.every")
         if not every:
             raise WorkloadError(f"{where}.every takes seconds > 0")
         return Spike(_rate(spec["base"], f"{where}.base"), _rate(spec["spike"], f"{where}.spike"), every,
-                     _rate(spec["for"], f"{where}.for"))
+                     _rate(spec["for"], f"{where}.for"), number(spec.get("at", 0), f"{where}.at", what="seconds"))
     raise WorkloadError(f"{where} takes requests a second (a number), {{ ramp = [from, to] }} or "
-                        "{ base = …, spike = …, every = …, for = … }")
+                        "{ base = …, spike = …, every = …, for = … [, at = …] }")
 
 
 def _rate(value, where: str) -> float:

@@ -49,6 +49,7 @@ def _report(outcome: Outcome) -> dict:
                      for stats, planned in zip(outcome.patterns, outcome.planned)],
         "resources": [_resource(outcome.db, table, index, seconds)
                       for table in outcome.db.table_names() for index in _indexes(outcome.db, table)],
+        "autoscaling": [] if outcome.scaler is None else outcome.scaler.as_data(outcome.ran),
     }
 
 
@@ -160,3 +161,18 @@ def _plain(value):
     if hasattr(value, "as_integer_ratio") and not isinstance(value, (int, float)):  # Decimal
         return int(value) if value == value.to_integral_value() else float(value)
     return value
+
+
+def scaling_lines(found: dict) -> list:
+    """Each auto-scaled target's capacity over the run, a line each: every change, when it was asked for and
+    when it took effect (the terminal and HTML reports)."""
+    lines = []
+    for target in found.get("autoscaling", []):
+        steps = " ".join(f"→ {step['units']:,} at {step['in_effect']:,.0f} s ({step['cause']}, asked at "
+                         f"{step['issued']:,.0f} s)" for step in target["timeline"][1:])
+        lines.append(f"autoscaling {target['target']} (min {target['min']:,}, max {target['max']:,}, target "
+                     f"{target['utilization']:g} %): {target['timeline'][0]['units']:,} {steps or '(no change)'}; "
+                     f"mean {target['mean_units']:,.0f}, max {target['max_units']:,}"
+                     + (f"; {target['refused_decreases']} scale-ins refused by the day's decrease quota"
+                        if target["refused_decreases"] else ""))
+    return lines

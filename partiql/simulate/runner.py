@@ -31,6 +31,7 @@ from partiql.engine.partition import MAIN
 from partiql.engine.types import from_python
 
 from .errors import WorkloadError
+from .autoscaling import Scaler
 from .generators import SeededValue
 from .planned import plan_patterns
 from .workload import Design, Workload
@@ -62,6 +63,7 @@ class Outcome:
     requests: int
     interrupted: bool = False
     planned: list = field(default_factory=list)  # planned.Planned per pattern: access path, full Scans
+    scaler: object = None  # autoscaling.Scaler: the workload's auto-scaled targets, their timelines
 
 
 REQUESTED, SERVED, THROTTLED, FAILED = range(4)
@@ -82,6 +84,7 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     db = partiql.connect(throughput="off", clock=clock)  # building and seeding are not charged
     _build(db, workload, random.Random(seed), database)
     planned = plan_patterns(db, workload, allow_scan)
+    scaler = Scaler(db, workload.autoscaling, workload.source) if workload.autoscaling else None
     db.engine.throughput.mode = "enforce"
     stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
              for p in workload.patterns]
@@ -92,6 +95,8 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
         while queue:
             now, n, times = queue[0]
             clock.set(now)
+            if scaler is not None:
+                scaler.advance(now)
             _send(db, workload.patterns[n], rngs[n], now, stats[n].seconds[int(now)], stats[n])
             requests += 1
             following = next(times, None)
@@ -103,10 +108,10 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
                 reported = int(now)
                 progress(reported, duration)
     except KeyboardInterrupt:
-        return Outcome(workload, db, stats, now, requests, interrupted=True, planned=planned)
+        return Outcome(workload, db, stats, now, requests, interrupted=True, planned=planned, scaler=scaler)
     # why the clock stays at the last request: the metrics' window ends at the clock's second, and
     # moving it to ``duration`` would push the first second out of a window of ``duration`` seconds
-    return Outcome(workload, db, stats, duration, requests, planned=planned)
+    return Outcome(workload, db, stats, duration, requests, planned=planned, scaler=scaler)
 
 
 def _schedule(patterns: list, duration: float) -> list:

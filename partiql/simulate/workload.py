@@ -32,11 +32,14 @@ import tomllib
 from dataclasses import dataclass, field
 
 from . import generators, rates
+from .autoscaling import Policy, Scaling
 from .errors import WorkloadError
 from .numbers import MAX_SEED_ITEMS, number, whole
 
 MAX_DURATION = 3600  # the throughput model keeps an hour of seconds: a report covers all of them
-TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices")
+TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices", "autoscaling")
+SCALING = ("table", "dimension", "min", "max", "target")
+SCALING_OPTIONS = ("index", "scale_in_cooldown", "scale_out_cooldown", "disable_scale_in")
 PRICES = ("read", "write")  # $ per million read / write request units (on demand), for the comparison
 
 
@@ -85,6 +88,7 @@ class Workload:
     prices: dict | None = None                    # {"read": $, "write": $} per million request units
     source: str = "<workload>"
     design: str | None = None                     # the design this workload is (``with_design``)
+    autoscaling: list = field(default_factory=list)  # autoscaling.Scaling
 
     def with_design(self, design: Design) -> "Workload":
         """This workload with ``design``'s tables and pattern changes (a new Workload)."""
@@ -96,7 +100,7 @@ class Workload:
                                     changes.get("all_pages", pattern.all_pages), changes.get("limit", pattern.limit),
                                     pattern.scan))
         return Workload(self.duration, self.seed, self.tables if design.tables is None else design.tables,
-                        self.seeds, patterns, [], self.prices, self.source, design.name)
+                        self.seeds, patterns, [], self.prices, self.source, design.name, self.autoscaling)
 
 
 def load(path) -> Workload:
@@ -120,7 +124,7 @@ def parse(text: str, source: str = "<workload>") -> Workload:
     unknown = sorted(set(document) - set(TOP_LEVEL))
     if unknown:
         raise WorkloadError(f"{source}: unknown setting {', '.join(unknown)} (it takes duration, seed, tables, "
-                            "[[data]], [[pattern]], [[design]] and [prices])")
+                            "[[data]], [[pattern]], [[design]], [prices] and [[autoscaling]])")
     workload = Workload(source=source)
     if "duration" in document:
         workload.duration = check_duration(document["duration"], f"{source}: duration")
@@ -147,7 +151,26 @@ def parse(text: str, source: str = "<workload>") -> Workload:
     workload.designs = [_design(entry, f"{source}: design[{n}]", names) for n, entry in enumerate(designs)]
     if "prices" in document:
         workload.prices = _prices(document["prices"], f"{source}: prices")
+    scalings = document.get("autoscaling", [])
+    if not isinstance(scalings, list):
+        raise WorkloadError(f"{source}: autoscaling takes [[autoscaling]] tables ({', '.join(SCALING)})")
+    workload.autoscaling = [_scaling(entry, f"{source}: autoscaling[{n}]") for n, entry in enumerate(scalings)]
     return workload
+
+
+def _scaling(entry, where: str) -> Scaling:
+    _members(entry, where, required=SCALING, optional=SCALING_OPTIONS)
+    for name in ("table", "index"):
+        if name in entry and (not isinstance(entry[name], str) or not entry[name]):
+            raise WorkloadError(f"{where}.{name} takes a name")
+    if entry["dimension"] not in ("read", "write"):
+        raise WorkloadError(f"{where}.dimension takes read or write, not {entry['dimension']!r}")
+    policy = Policy(whole(entry["min"], f"{where}.min", 1), whole(entry["max"], f"{where}.max", 1),
+                    number(entry["target"], f"{where}.target", what="percent"),
+                    number(entry.get("scale_in_cooldown", 0), f"{where}.scale_in_cooldown", what="seconds"),
+                    number(entry.get("scale_out_cooldown", 0), f"{where}.scale_out_cooldown", what="seconds"),
+                    _flag(entry.get("disable_scale_in", False), f"{where}.disable_scale_in")).check(where)
+    return Scaling(entry["table"], entry.get("index"), entry["dimension"], policy)
 
 
 def _design(entry, where: str, patterns: list) -> Design:

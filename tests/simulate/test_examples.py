@@ -95,3 +95,18 @@ def test_a_multi_attribute_index_throttles_on_a_hot_tenant_like_a_concatenated_k
     assert any(line.startswith("TenantRegion holds concatenated values ('TENANT#") and "(Tenant, Region)" in line
                for line in found["designs"][0]["advice"])
     assert not any("concatenated" in line for line in found["designs"][1]["advice"])
+
+
+def test_autoscaling_lags_the_spike_and_grows_only_by_what_it_served():
+    """examples/autoscaling.toml (issue 37 point 2): burst covers the spike's first minute; each scale-out asks for
+    the served minute ÷ 0.7 (throttled demand is invisible to the alarms), two minutes after it was asked."""
+    from partiql.simulate import report, simulate
+    found = report(simulate(load(EXAMPLES / "autoscaling.toml")))
+    (scaled,) = found["autoscaling"]
+    steps = [(step["issued"], step["in_effect"], step["units"], step["cause"]) for step in scaled["timeline"][1:]]
+    assert [(issued, effect, cause) for issued, effect, _, cause in steps] == [
+        (480.0, 600.0, "scale-out"), (780.0, 900.0, "scale-out"), (1860.0, 1980.0, "scale-in")]
+    assert steps[0][2] == 43  # ⌈30 WCU × 60 s served ÷ 60 ÷ 0.7⌉: the second minute of the spike, burst spent
+    (events,) = found["patterns"]
+    throttled = [second for second, row in enumerate(events["per_second"]) if row[2]]
+    assert 340 <= throttled[0] <= 370 and throttled[-1] < 900  # (after the burst, until the spike ends)
