@@ -145,11 +145,17 @@ class Target:
             total += units * (min(following[1], until) - min(start, until))
         return total / until if until else float(self.units)
 
+    def units_at(self, moment: float) -> int:
+        """The capacity in effect at ``moment``."""
+        return [units for _, effect, units, _cause in self.timeline if effect <= moment][-1]
+
     def as_data(self, until: float) -> dict:
         policy = self.policy
         return {"target": self.name, "min": policy.min, "max": policy.max, "utilization": policy.target,
                 "timeline": [{"issued": issued, "in_effect": effect, "units": units, "cause": cause}
                              for issued, effect, units, cause in self.timeline],
+                "per_minute": [[minute, self.units_at(60 * minute), round(self.points[minute], 1)]
+                               for minute in sorted(self.points)],  # (minute, provisioned, consumed units)
                 "decreases": len(self.decreases), "refused_decreases": len(self.refused),
                 "mean_units": round(self.mean_units(until), 2),
                 "max_units": max(units for _, effect, units, _cause in self.timeline if effect <= until)}

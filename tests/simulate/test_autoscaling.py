@@ -97,6 +97,9 @@ def test_case_2_a_step_up_end_to_end():
     assert steps[2:] == [(1680.0, 1800.0, 858, "scale-out"), (3360.0, 3480.0, 143, "scale-in")]
     mean = (143 * 1500 + steps[1][2] * 300 + 858 * 1680 + 143 * 120) / 3600  # (512.25 at 570)
     assert scaled["mean_units"] == pytest.approx(mean, abs=0.01) and scaled["max_units"] == 858
+    per_minute = {minute: (units, consumed) for minute, units, consumed in scaled["per_minute"]}
+    assert per_minute[19] == (143, 6000.0) and per_minute[20] == (143, 36000.0)  # (burst serves the step's first minute)
+    assert per_minute[25] == (steps[1][2], 36000.0) and per_minute[45] == (858, 6000.0)
     (orders,) = found["patterns"]
     assert orders["requested"] == 960_000
     throttled_at = [second for second, row in enumerate(orders["per_second"]) if row[2]]
@@ -118,3 +121,32 @@ def test_a_policy_that_cannot_be_is_named_with_its_place(entry, words):
             'statement = "SELECT * FROM Orders WHERE pk = ?"\nparams = ["a"]\nrate = 1\n[[autoscaling]]\n' + entry)
     with pytest.raises(WorkloadError, match=words):
         simulate(parse(text, "w.toml"))
+
+
+GSI_APART = """duration = 900
+tables = [\"\"\"CREATE TABLE Orders PRIMARY KEY (pk STRING HASH) BILLING MODE PROVISIONED (100 RCU, 100 WCU)
+             GSI (ByStatus ON (status STRING HASH) PROJECTING KEYS ONLY PROVISIONED (100 RCU, 10 WCU))\"\"\"]
+
+[[pattern]]
+name = "orders"
+statement = "INSERT INTO Orders VALUE {'pk': ?, 'status': 'open'}"
+params = [{ sequence = "order#{}" }]
+rate = 50
+"""
+
+
+def test_case_5_a_hot_gsi_scales_apart_and_back_pressures_until_its_change():
+    policy = 'dimension = "write"\nmin = 10\nmax = 1000\ntarget = 70\n'
+    text = (GSI_APART + f'[[autoscaling]]\ntable = "Orders"\n{policy}'
+            + f'[[autoscaling]]\ntable = "Orders"\nindex = "ByStatus"\n{policy}')
+    found = report(simulate(parse(text, "w.toml")))
+    table, index = found["autoscaling"]
+    assert (table["target"], index["target"]) == ("Orders write", "Orders.ByStatus write")
+    assert len(table["timeline"]) == 1  # (50 WCU/s of 100: the table never scales)
+    changes = index["timeline"][1:]
+    assert changes and all(step["cause"] == "scale-out" for step in changes)
+    (orders,) = found["patterns"]
+    assert set(orders["reasons"]) == {"IndexWriteProvisionedThroughputExceeded"}  # (the table's writes, the GSI's reason)
+    enough = next(step["in_effect"] for step in changes if step["units"] >= 50)
+    throttled = [second for second, row in enumerate(orders["per_second"]) if row[2]]
+    assert throttled and throttled[-1] < enough
