@@ -31,7 +31,7 @@ from ..statements import StatementRunner, _ignorable, _table_result, guard_scan
 from .capacity import consumed_from
 from .extension import ExtensionClient, NotPartiqlServe
 from .catalog import PlanningEngine, RemoteCatalog
-from .values import error_from, error_of, item_from_botocore, to_botocore, unreachable
+from .values import error_from, error_of, item_from_botocore, refused_at_once, to_botocore, unreachable
 
 WAIT_POLL = 1.0          # seconds between DescribeTable calls while a table changes state
 WAIT_LIMIT = 15 * 60.0   # seconds DDL waits at most
@@ -318,8 +318,8 @@ class RemoteConnection(ConnectionBase):
             keys = {} if credentials is None else {
                 "aws_access_key_id": credentials.access_key, "aws_secret_access_key": credentials.secret_key,
                 "aws_session_token": credentials.token}
-            self._streams = boto3_module().client("dynamodbstreams", endpoint_url=self.endpoint_url,
-                                                  region_name=self.region, **keys)
+            self._streams = refused_at_once(boto3_module().client(
+                "dynamodbstreams", endpoint_url=self.endpoint_url, region_name=self.region, **keys), self.endpoint_url)
         return self._streams
 
     # ------------------------------------------------------------------ life
@@ -364,9 +364,8 @@ def _client(endpoint_url, region, profile):
     if endpoint_url is not None and session.get_credentials() is None:
         # why: a local endpoint (partiql serve, DynamoDB Local, moto) takes any credentials
         options = {"aws_access_key_id": "partiql", "aws_secret_access_key": "partiql"}
-    return session.client("dynamodb", endpoint_url=endpoint_url,
-                          config=Config(retries={"mode": "standard", "max_attempts": 5}, connect_timeout=10),
-                          **options)
+    return refused_at_once(session.client("dynamodb", endpoint_url=endpoint_url, config=Config(
+        retries={"mode": "standard", "max_attempts": 5}, connect_timeout=10), **options), endpoint_url)
 
 
 def _snake(operation: str) -> str:

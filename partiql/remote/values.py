@@ -98,11 +98,31 @@ def unreachable(where: str, endpoint_url: str | None, error: Exception) -> str:
     """``cannot reach http://127.0.0.1:8766 (connection refused): is partiql serve still running?``"""
     text = f"{error} {getattr(error, 'kwargs', {}).get('error', '')}".lower()  # (botocore keeps the cause)
     cause = next((cause for words, cause in _CAUSES if any(word in text for word in words)), "no answer")
-    host = urlparse(endpoint_url or "").hostname or ""
-    local = host in ("localhost", "::1") or host.startswith("127.")
-    hint = "is partiql serve still running?" if local else "check the network and the endpoint"
+    hint = "is partiql serve still running?" if loopback(endpoint_url) else "check the network and the endpoint"
     return f"cannot reach {where} ({cause}): {hint}"
 
 
 _CAUSES = ((("refused",), "connection refused"), (("timed out", "timeout"), "timed out"),
            (("reset", "closed", "aborted"), "connection reset"))
+
+
+def loopback(endpoint_url: str | None) -> bool:
+    """Whether ``endpoint_url`` is on this machine (``partiql serve``, DynamoDB Local)."""
+    host = urlparse(endpoint_url or "").hostname or ""
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def refused_at_once(client, endpoint_url: str | None):
+    """``client``, which no longer retries a refused connection to a loopback endpoint: nothing listens there,
+    and botocore's five attempts with backoff kept the shell silent ~15 s before saying so. Throttles and
+    dropped connections are still retried."""
+    if loopback(endpoint_url):
+        client.meta.events.register_first(f"needs-retry.{client.meta.service_model.endpoint_prefix}",
+                                          _refused_is_final)
+    return client
+
+
+def _refused_is_final(caught_exception=None, **_):
+    from botocore.exceptions import EndpointConnectionError
+    if isinstance(caught_exception, EndpointConnectionError):
+        raise caught_exception  # (a handler's exception ends the retries: botocore has no "do not retry" answer)

@@ -217,3 +217,23 @@ def test_the_extension_is_signed_as_dynamodb_requests_are(monkeypatch, secret, a
                         remote.metrics("Signed", last=3)
             finally:
                 remote.close()
+
+
+def test_a_refused_connection_to_a_loopback_endpoint_is_tried_once():
+    """Nothing listens: botocore's five attempts with backoff only delayed the one-line answer (~15 s)."""
+    import socket
+
+    from partiql.errors import EndpointUnreachable
+    with socket.socket() as probe:  # (a port nobody listens on)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = RemoteConnection(endpoint_url=f"http://127.0.0.1:{port}", region="us-east-1")
+    sent = []
+    for client in (db.client, db.streams_client()):
+        client.meta.events.register("before-send", lambda **kwargs: sent.append(1))
+    with pytest.raises(EndpointUnreachable, match=f"cannot reach http://127.0.0.1:{port} \\(connection refused\\)"):
+        db.table_names()
+    with pytest.raises(EndpointUnreachable):
+        db.call("list_streams", None, via=db.streams_client())
+    assert len(sent) == 2  # (one attempt each)
+    db.close()
