@@ -22,8 +22,9 @@ from the rest. Its operations:
   without ``--credentials``: anyone could write files there).
 
 Key values travel as DynamoDB's attribute values; a multi-attribute key's
-values as a list. ``OPERATIONS`` is the server's side (each takes the served
-``Connection``); the ``*_from_wire`` functions are the client's.
+values as a list. ``OPERATIONS`` is the server's side (each takes the
+server's ``Handler``: its ``connection``, and ``file_writes``); the
+``*_from_wire`` functions are the client's.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ class FileWritesRefused(ValidationException):
 
 # ------------------------------------------------------------------ server side
 
-def describe_table_layout(connection, request: dict) -> dict:
-    name = _text(request, "TableName")
+def describe_table_layout(handler, request: dict) -> dict:
+    connection, name = handler.connection, _text(request, "TableName")
     description = connection.describe(name)
     return {"Partitions": [dict(p, KeyHashRange=[str(n) for n in p["KeyHashRange"]])
                            for p in description.get("Partitions", [])],
@@ -53,7 +54,7 @@ def describe_table_layout(connection, request: dict) -> dict:
             "Advice": connection.design_advice(name)}
 
 
-def describe_throughput_metrics(connection, request: dict) -> dict:
+def describe_throughput_metrics(handler, request: dict) -> dict:
     name = _text(request, "TableName")
     index = _text(request, "IndexName") if "IndexName" in request else None
     last = request.get("Seconds", 60)
@@ -61,21 +62,21 @@ def describe_throughput_metrics(connection, request: dict) -> dict:
         raise ValidationException(f"Seconds must be a whole number from {SECONDS[0]} to {SECONDS[1]}, "
                                   f"not {last!r}")
     try:
-        found = connection.engine.throughput.metrics(name, index, last=last)
+        found = handler.connection.metrics(name, index, last=last)
     except ValueError as error:  # (an index the table does not have)
         raise ValidationException(str(error)) from None
     return {"Metrics": metrics_to_wire(found)}
 
 
-def create_backup_file(connection, request: dict, file_writes: bool = True) -> dict:
+def create_backup_file(handler, request: dict) -> dict:
     path = _text(request, "Path")
-    if not file_writes:
+    if not handler.file_writes:
         raise FileWritesRefused("CreateBackupFile is refused: this server listens beyond loopback without "
                                 "--credentials, so anyone who reaches it could write files")
     if not os.path.isabs(path):
         raise ValidationException(f"Path must be absolute (the server's working directory is not yours): {path}")
     try:
-        connection.backup(path)
+        handler.connection.backup(path)
     except OSError as error:  # StorageError: in memory, Path exists, no such directory, a full disk
         raise ValidationException(str(error)) from None
     return {"Path": path, "SizeBytes": os.path.getsize(path)}

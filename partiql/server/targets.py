@@ -41,9 +41,7 @@ def _dynamodb(handler, operation: str, request):
 
 
 def _extension(handler, operation: str, request):
-    if operation == "CreateBackupFile":
-        return extension.create_backup_file(handler.connection, request, handler.file_writes)
-    return extension.OPERATIONS[operation](handler.connection, request)
+    return extension.OPERATIONS[operation](handler, request)
 
 
 # DescribeEndpoints names the server's own address, so the handler answers it.

@@ -174,6 +174,11 @@ class Scaling:
     dimension: str  # "read" or "write"
     policy: Policy
 
+    @property
+    def resource(self) -> str:
+        """``Orders`` or ``Orders.ByStatus``."""
+        return self.table if self.index is None else f"{self.table}.{self.index}"
+
 
 class Scaler:
     """The workload's targets on a running simulation: datapoints from the engine's throughput metrics at each
@@ -185,9 +190,9 @@ class Scaler:
         self.targets = []  # (table, index, direction, Target), in the evaluation order
         for scaling in sorted(scalings, key=lambda s: (s.table, s.index or "", ORDER[s.dimension])):
             units = self._provisioned(scaling, source)
-            name = scaling.table + ("" if scaling.index is None else f".{scaling.index}") + f" {scaling.dimension}"
-            self.targets.append((scaling.table, scaling.index, ORDER[scaling.dimension],
-                                 Target(name, scaling.policy, units[ORDER[scaling.dimension]])))
+            direction = ORDER[scaling.dimension]
+            self.targets.append((scaling.table, scaling.index, direction,
+                                 Target(f"{scaling.resource} {scaling.dimension}", scaling.policy, units[direction])))
         self.boundary = 2 * 60.0  # (the first boundary that has a datapoint: minute 0's, at 60 + LAG)
         self.due = self.boundary  # (the next instant anything happens: a request before it costs a comparison)
         for table, index, direction, target in self.targets:
@@ -198,8 +203,7 @@ class Scaler:
         try:
             return self._provisioned_of(scaling.table, scaling.index)
         except (KeyError, ValueError) as error:
-            raise WorkloadError(f"{source}: autoscaling of {scaling.table}{'' if scaling.index is None else '.' + scaling.index}: "
-                                f"{error.args[0]}") from None
+            raise WorkloadError(f"{source}: autoscaling of {scaling.resource}: {error.args[0]}") from None
 
     def _provisioned_of(self, table: str, index: str | None) -> tuple:
         if table not in self.db.table_names():
@@ -234,18 +238,22 @@ class Scaler:
 
     def _evaluate(self, now: float) -> None:
         minute = int((now - LAG) // 60) - 1
+        consumed = {}  # (table, index) -> the minute's (read, write) units: one metrics read a resource
         for table, index, direction, target in self.targets:
-            target.points[minute] = self._consumed(table, index, direction, minute, now)
+            if (table, index) not in consumed:
+                consumed[table, index] = self._consumed(table, index, minute, now)
+            target.points[minute] = consumed[table, index][direction]
         busy = {table for table, _, _, target in self.targets if target.pending}
         for table, index, direction, target in self.targets:
             if table not in busy and target.evaluate(now) is not None:
                 busy.add(table)
 
-    def _consumed(self, table: str, index: str | None, direction: int, minute: int, now: float) -> float:
+    def _consumed(self, table: str, index: str | None, minute: int, now: float) -> tuple:
         last = min(3600, max(1, int(now) - 60 * minute + 1))
-        found = self.db.engine.throughput.metrics(table, index, last=last)
-        return sum(units[direction] for second, units in zip(found.seconds, found.consumed)
-                   if 60 * minute <= second < 60 * minute + 60)
+        found = self.db.metrics(table, index, last=last)
+        seconds = [units for second, units in zip(found.seconds, found.consumed)
+                   if 60 * minute <= second < 60 * minute + 60]
+        return sum(units[0] for units in seconds), sum(units[1] for units in seconds)
 
     def _apply(self, table: str, index: str | None, direction: int, units: int) -> None:
         current = list(self._provisioned_of(table, index))

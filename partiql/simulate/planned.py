@@ -58,15 +58,15 @@ def plan_patterns(db, workload, allow_scan: bool = False) -> list:
         except DynamoDBError as error:  # (this draw's values: others may pass; the run counts what fails)
             out.append(Planned(f"not planned with a drawn value: {error.message}"))
             continue
-        marks = len(ast_walk.parameters(parse(pattern.statement)))
+        stmt = parse(pattern.statement)
+        marks = len(ast_walk.parameters(stmt))
         if marks != len(params):  # (DynamoDB takes extra values silently: in a workload they are a mistake)
             raise WorkloadError(f"{workload.source}: pattern {pattern.name} has {len(params)} generator"
                                 f"{'' if len(params) == 1 else 's'} in params for {marks} ? in its statement")
         found = Planned(summary.access_path)
         if summary.full_table_scan:
             found.scan, found.meant = True, pattern.scan or allow_scan
-            found.advice = hints.for_plan(db, pattern.statement, params, summary) or [
-                _key_advice(summary, parse(pattern.statement))]
+            found.advice = hints.for_plan(db, pattern.statement, params, summary) or [_key_advice(summary, stmt)]
         out.append(found)
     return out
 
