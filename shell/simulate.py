@@ -1,4 +1,4 @@
-"""``partiql simulate WORKLOAD [DATABASE] [--design FILE]… [--duration S] [--seed N] [--json] [--html FILE]``:
+"""``partiql simulate WORKLOAD [DATABASE] [--design FILE]… [--duration S] [--seed N] [--region R] [--json] [--html F]``:
 run a workload (on DATABASE's tables and items, when given),
 print its report; with designs (``--design`` files, or the workload's ``[[design]]`` tables) the same
 traffic runs against each and a side-by-side comparison ends the report.
@@ -20,7 +20,8 @@ import time
 
 from partiql.cli_help import WordWrap
 from partiql.simulate import WorkloadError, compare, comparison, design_from_file, load, report, simulate
-from partiql.simulate.report import scaling_lines
+from partiql.simulate.report import cost_lines, scaling_lines
+from partiql.simulate.cost_settings import check_region
 from partiql.simulate.workload import check_duration, check_seed
 
 from . import heat
@@ -45,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--allow-scan", action="store_true",
                         help="full Scans are meant (else a pattern that is one makes the exit status 1; "
                         "scan = true says so for one pattern)")
+    parser.add_argument("--region", metavar="REGION", help="price the monthly cost in REGION (default: the file's "
+                        "[cost] region, else us-east-1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--html", metavar="FILE", help="also write the report as a self-contained HTML page")
     return parser
@@ -58,6 +61,8 @@ def main(argv: list) -> int:
         workload = load(args.workload)
         duration = None if args.duration is None else check_duration(args.duration, "--duration")
         seed = None if args.seed is None else check_seed(args.seed, "--seed")
+        if args.region is not None:
+            workload.cost.region = check_region(args.region, "--region")
         designs = [design_from_file(path) for path in args.design] or workload.designs
         if designs:
             outcomes = compare(workload, designs, duration=duration, seed=seed, database=args.database,
@@ -111,10 +116,12 @@ def render_comparison(found: dict) -> str:
     rows = [[row["design"], f"{row['requested']:,}", f"{row['served_share']:.1%}" if row["requested"] else "-",
              f"{row['throttled']:,}", ", ".join(row["reasons"]) or "-", f"{row['read_units']:,.0f}",
              f"{row['write_units']:,.0f}",
-             "-" if row["cost_per_million_requests"] is None else f"${row['cost_per_million_requests']:,.2f}"]
+             "-" if row["cost_per_million_requests"] is None else f"${row['cost_per_million_requests']:,.2f}",
+             f"${row['monthly']:,.2f}", "-" if row["per_million_served"] is None else f"${row['per_million_served']:,.2f}"]
             for row in found["comparison"]]
     return "designs compared:\n" + printable(tabulate(rows, headers=["design", "requests", "served", "throttled", "why",
-                                                            "RCU", "WCU", "per million requests"],
+                                                            "RCU", "WCU", "per million requests", "a month",
+                                                            "per million served"],
                                             tablefmt="plain", disable_numparse=True))
 
 
@@ -133,6 +140,7 @@ def _render(found: dict, outcome, elapsed: float) -> str:
         lines += _pattern(pattern)
     lines += [f"advice: {text}" for text in found["advice"]]
     lines += scaling_lines(found)
+    lines += ["", *cost_lines(found)]
     for resource in found["resources"]:
         metrics = outcome.db.engine.throughput.metrics(resource["table"], resource["index"],
                                                        last=max(1, min(HEAT_SECONDS, int(found["ran"]) or 1)))

@@ -145,6 +145,16 @@ class Target:
             total += units * (min(following[1], until) - min(start, until))
         return total / until if until else float(self.units)
 
+    def hourly_max_units(self, until: float) -> float:
+        """The mean over the clock hours from 0 to ``until`` of each hour's highest capacity (a last hour cut
+        short weighs its seconds): the upper bound of what the capacity is billed (design-time.md §2.4)."""
+        total = 0.0
+        for start in range(0, math.ceil(until), 3600):
+            end = min(start + 3600, until)
+            total += (end - start) * max([self.units_at(start)] + [units for _, effect, units, _cause in self.timeline
+                                                                   if start < effect < end])
+        return total / until if until else float(self.units)
+
     def units_at(self, moment: float) -> int:
         """The capacity in effect at ``moment``."""
         return [units for _, effect, units, _cause in self.timeline if effect <= moment][-1]
@@ -158,10 +168,12 @@ class Target:
                                for minute in sorted(self.points)],  # (minute, provisioned, consumed units)
                 "decreases": len(self.decreases), "refused_decreases": len(self.refused),
                 "mean_units": round(self.mean_units(until), 2),
+                "hourly_max_units": round(self.hourly_max_units(until), 2),
                 "max_units": max(units for _, effect, units, _cause in self.timeline if effect <= until)}
 
 
 ORDER = {"read": 0, "write": 1}
+DIMENSIONS = tuple(ORDER)
 UNITS = ("ReadCapacityUnits", "WriteCapacityUnits")
 
 
@@ -266,4 +278,5 @@ class Scaler:
                 {"Update": {"IndexName": index, "ProvisionedThroughput": throughput}}])
 
     def as_data(self, until: float) -> list:
-        return [target.as_data(until) for *_, target in self.targets]
+        return [dict(target.as_data(until), table=table, index=index, dimension=DIMENSIONS[direction])
+                for table, index, direction, target in self.targets]

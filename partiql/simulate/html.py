@@ -15,7 +15,7 @@ from html import escape
 
 from partiql.engine.throughput.figures import PARTITION_READ_CEILING, PARTITION_WRITE_CEILING
 
-from .report import scaling_lines
+from .report import cost_lines, scaling_lines
 
 WIDTH, HEIGHT, PAD = 640, 140, 30
 COLOURS = {"requested": "#9aa5b1", "served": "#2f855a", "throttled": "#c53030", "read": "#2b6cb0",
@@ -49,6 +49,7 @@ def _report(found: dict, level: int) -> str:
              + (" (interrupted)" if found["interrupted"] else "") + "</p>"]
     parts += [f'<p class="advice">{escape(text)}</p>' for text in found["advice"]]
     parts += [f"<p>{escape(text)}</p>" for text in scaling_lines(found)]
+    parts += [f"<p>{escape(text)}</p>" for text in cost_lines(found)]
     for pattern in found["patterns"]:
         parts.append(f"<h{level + 1}>{escape(pattern['name'])}: {pattern['served']:,} of {pattern['requested']:,} "
                      f"served</h{level + 1}><p><code>{escape(pattern['statement'])}</code></p>"
@@ -123,14 +124,15 @@ def _heat(partitions: list) -> str:
 
 def _comparison(rows: list) -> str:
     head = "".join(f"<th>{h}</th>" for h in ("design", "requests", "served", "throttled", "why", "RCU", "WCU",
-                                              "per million requests"))
+                                              "per million requests", "a month", "per million served"))
     body = []
     for row in rows:
         cost = "-" if row["cost_per_million_requests"] is None else f"${row['cost_per_million_requests']:,.2f}"
         share = "-" if row["served_share"] is None else f"{row['served_share']:.1%}"
         cells = [escape(row["design"] or ""), f"{row['requested']:,}", share, f"{row['throttled']:,}",
                  escape(", ".join(row["reasons"]) or "-"), f"{row['read_units']:,.0f}", f"{row['write_units']:,.0f}",
-                 cost]
+                 cost, f"${row['monthly']:,.2f}",
+                 "-" if row["per_million_served"] is None else f"${row['per_million_served']:,.2f}"]
         body.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
     return f"<table><tr>{head}</tr>" + "".join(body) + "</table>"
 

@@ -31,12 +31,13 @@ class Planned:
     so by ``scan = true`` or ``--allow-scan``) with the advice that would avoid it."""
 
     access: str
+    table: str | None = None  # the table it reads or writes (None: not planned)
     scan: bool = False
     meant: bool = False
     advice: list = field(default_factory=list)
 
     def as_data(self) -> dict:
-        return {"access": self.access, "full_scan": self.scan, "scan_meant": self.meant, "advice": self.advice}
+        return {"access": self.access, "table": self.table, "full_scan": self.scan, "scan_meant": self.meant, "advice": self.advice}
 
 
 def plan_patterns(db, workload, allow_scan: bool = False) -> list:
@@ -63,7 +64,7 @@ def plan_patterns(db, workload, allow_scan: bool = False) -> list:
         if marks != len(params):  # (DynamoDB takes extra values silently: in a workload they are a mistake)
             raise WorkloadError(f"{workload.source}: pattern {pattern.name} has {len(params)} generator"
                                 f"{'' if len(params) == 1 else 's'} in params for {marks} ? in its statement")
-        found = Planned(summary.access_path)
+        found = Planned(summary.access_path, summary.table)
         if summary.full_table_scan:
             found.scan, found.meant = True, pattern.scan or allow_scan
             found.advice = hints.for_plan(db, pattern.statement, params, summary) or [_key_advice(summary, stmt)]

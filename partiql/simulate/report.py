@@ -24,15 +24,35 @@ from __future__ import annotations
 
 from partiql.engine.throughput.report import advice
 
+from . import cost
+from .cost_advice import scaling_advice, unscaled_index_advice
 from .runner import FAILED, REQUESTED, SERVED, THROTTLED, Outcome
 
 
 def report(outcome: Outcome) -> dict:
     """The outcome as plain data (JSON-ready)."""
     found = _report(outcome)
-    found["advice"] = design_advice(found) + [text for table in outcome.db.table_names()
-                                              for text in outcome.db.design_advice(table)]
+    _mark_late(found)
+    settings = outcome.workload.cost
+    found["cost"] = cost.monthly(cost.usages(outcome.db, found, settings), settings, outcome.ran,
+                                 cost.demand(found, {p["name"]: p["table"] for p in found["patterns"]}),
+                                 outcome.workload.prices, sum(p["served"] for p in found["patterns"]))
+    found["advice"] = (design_advice(found) + [text for table in outcome.db.table_names()
+                                               for text in outcome.db.design_advice(table)]
+                       + scaling_advice(found["autoscaling"])
+                       + unscaled_index_advice(found["autoscaling"], found["resources"]) + found["cost"]["advice"])
     return found
+
+
+def _mark_late(found: dict) -> None:
+    """Each scale-out's ``throttled_before``: the requests of its table's patterns throttled from the change
+    before it took effect until it did (what arrived too late: the spec's "too slow for a spike")."""
+    for target in found["autoscaling"]:
+        seconds = [pattern["per_second"] for pattern in found["patterns"] if pattern["table"] == target["table"]]
+        for before, step in zip(target["timeline"], target["timeline"][1:]):
+            if step["cause"] == "scale-out":
+                step["throttled_before"] = sum(row[THROTTLED] for rows in seconds
+                                               for row in rows[int(before["in_effect"]):int(step["in_effect"])])
 
 
 def _report(outcome: Outcome) -> dict:
@@ -97,10 +117,19 @@ def design_advice(found: dict) -> list:
 
 def comparison(outcomes: list) -> dict:
     """Several designs under the same traffic: each one's report, and a row each side by side (served
-    share, throttles, units consumed, and with the workload's prices the cost per million requests)."""
+    share, throttles, units consumed, the cost per million requests at on-demand prices, and the monthly cost as
+    each ran with its cost per million *served* requests)."""
     reports = [report(outcome) for outcome in outcomes]
-    return {"designs": reports, "comparison": [_row(found, outcome.workload.prices)
+    return {"designs": reports, "comparison": [_row(found, outcome.workload.prices or _on_demand(outcome.workload))
                                                for found, outcome in zip(reports, outcomes)]}
+
+
+def _on_demand(workload) -> dict:
+    """The on-demand prices of the workload's region and class, $ per million units."""
+    from .prices import price
+
+    found = price(workload.cost.region, workload.cost.table_class)
+    return {"read": found.rru, "write": found.wru}
 
 
 def _row(found: dict, prices: dict | None) -> dict:
@@ -113,12 +142,13 @@ def _row(found: dict, prices: dict | None) -> dict:
     units = [sum(second[d] for resource in found["resources"] for second in resource["consumed_per_second"])
              for d in (0, 1)]
     cost = None
-    if prices is not None and requested:
+    if requested:
         cost = round((units[0] * prices["read"] + units[1] * prices["write"]) / requested, 6)
     return {"design": found["design"], "requested": requested, "served": served,
             "served_share": round(served / requested, 4) if requested else None,
             "throttled": sum(p["throttled"] for p in found["patterns"]), "reasons": reasons,
-            "read_units": units[0], "write_units": units[1], "cost_per_million_requests": cost}
+            "read_units": units[0], "write_units": units[1], "cost_per_million_requests": cost,
+            "monthly": found["cost"]["ran"], "per_million_served": found["cost"]["per_million_served"]}
 
 
 def _pattern(stats, seconds: int) -> dict:
@@ -175,4 +205,43 @@ def scaling_lines(found: dict) -> list:
                      f"mean {target['mean_units']:,.0f}, max {target['max_units']:,}"
                      + (f"; {target['refused_decreases']} scale-ins refused by the day's decrease quota"
                         if target["refused_decreases"] else ""))
+    return lines
+
+
+def cost_lines(found: dict) -> list:
+    """The monthly cost as lines (the terminal and HTML reports): the mode that ran and its cost per served
+    request, the three modes, and each table's parts in the mode it ran."""
+    from .cost_advice import MODE_NAMES
+    from .prices import CLASS_NAMES
+
+    cost = found.get("cost")
+    if not cost:
+        return []
+    modes = cost["modes"]
+    ran = ", ".join(sorted({MODE_NAMES[mode] for mode in cost["ran_modes"].values()}))
+    served = sum(p["served"] for p in found["patterns"])
+    requested = sum(p["requested"] for p in found["patterns"])
+    share = f"{served / requested:.1%} served" if requested else "nothing requested"
+    each = "" if cost["per_million_served"] is None else f", ${cost['per_million_served']:,.2f} per million served"
+    lines = [f"cost a month in {cost['region']} (prices of {cost['prices_dated']}; the run's {cost['seconds']:,.0f} s "
+             f"taken to repeat for {cost['month_hours']:,g} hours): ${cost['ran']:,.2f} as it ran ({ran}; {share}{each})",
+             "  on demand ${:,.2f} · provisioned ${:,.2f}".format(modes["on_demand"], modes["provisioned"])
+             + ("" if modes["autoscaled"] is None else " · auto scaling ${:,.2f} (each hour at its maximum: ${:,.2f})"
+                .format(modes["autoscaled"], modes["autoscaled_bound"]))
+             + ("" if cost["free_tier"] is None else " (after the free tier)")]
+    for table in cost["tables"]:
+        parts = table["modes"][table["ran"]]
+        shown = ", ".join(f"{name} ${parts[part]:,.2f}" + (f" (GSIs ${parts['index_' + part]:,.2f})"
+                                                           if parts.get("index_" + part) else "")
+                          for part, name in (("reads", "reads"), ("writes", "writes"), ("storage", "storage"))
+                          if parts[part])
+        figures = table["class_figures"]
+        ratio = "" if figures is None else (f"; storage {figures['storage_over_throughput']:,.2f} × throughput "
+                                            f"(Standard-IA pays from {figures['break_even']:.2f})")
+        sized = [r for r in table["resources"] if r["sized"] != "declared"]
+        estimate = "" if not sized else ("; provisioned at " + ", ".join(
+            f"{r['provisioned'][0]:,} RCU / {r['provisioned'][1]:,} WCU" + (f" ({r['index']})" if r["index"] else "")
+            for r in sized) + f" ({sized[0]['sized']}: partitions not re-simulated)")
+        lines.append(f"  {table['table']} ({CLASS_NAMES[table['class']]}, {MODE_NAMES[table['ran']]}, "
+                     f"{table['storage_gb']:,.3f} GB): {shown or 'nothing'}{ratio}{estimate}")
     return lines

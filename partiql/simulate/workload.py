@@ -33,11 +33,12 @@ from dataclasses import dataclass, field
 
 from . import generators, rates
 from .autoscaling import Policy, Scaling
+from .cost_settings import CostSettings, parse_cost
 from .errors import WorkloadError
 from .numbers import MAX_SEED_ITEMS, number, whole
 
 MAX_DURATION = 3600  # the throughput model keeps an hour of seconds: a report covers all of them
-TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices", "autoscaling")
+TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices", "autoscaling", "cost")
 SCALING = ("table", "dimension", "min", "max", "target")
 SCALING_OPTIONS = ("index", "scale_in_cooldown", "scale_out_cooldown", "disable_scale_in")
 PRICES = ("read", "write")  # $ per million read / write request units (on demand), for the comparison
@@ -89,6 +90,7 @@ class Workload:
     source: str = "<workload>"
     design: str | None = None                     # the design this workload is (``with_design``)
     autoscaling: list = field(default_factory=list)  # autoscaling.Scaling
+    cost: CostSettings = field(default_factory=CostSettings)  # [cost]: region, table classes, sizes
 
     def with_design(self, design: Design) -> "Workload":
         """This workload with ``design``'s tables and pattern changes (a new Workload)."""
@@ -100,7 +102,7 @@ class Workload:
                                     changes.get("all_pages", pattern.all_pages), changes.get("limit", pattern.limit),
                                     pattern.scan))
         return Workload(self.duration, self.seed, self.tables if design.tables is None else design.tables,
-                        self.seeds, patterns, [], self.prices, self.source, design.name, self.autoscaling)
+                        self.seeds, patterns, [], self.prices, self.source, design.name, self.autoscaling, self.cost)
 
 
 def load(path) -> Workload:
@@ -124,7 +126,7 @@ def parse(text: str, source: str = "<workload>") -> Workload:
     unknown = sorted(set(document) - set(TOP_LEVEL))
     if unknown:
         raise WorkloadError(f"{source}: unknown setting {', '.join(unknown)} (it takes duration, seed, tables, "
-                            "[[data]], [[pattern]], [[design]], [prices] and [[autoscaling]])")
+                            "[[data]], [[pattern]], [[design]], [prices], [[autoscaling]] and [cost])")
     workload = Workload(source=source)
     if "duration" in document:
         workload.duration = check_duration(document["duration"], f"{source}: duration")
@@ -151,6 +153,8 @@ def parse(text: str, source: str = "<workload>") -> Workload:
     workload.designs = [_design(entry, f"{source}: design[{n}]", names) for n, entry in enumerate(designs)]
     if "prices" in document:
         workload.prices = _prices(document["prices"], f"{source}: prices")
+    if "cost" in document:
+        workload.cost = parse_cost(document["cost"], f"{source}: cost")
     scalings = document.get("autoscaling", [])
     if not isinstance(scalings, list):
         raise WorkloadError(f"{source}: autoscaling takes [[autoscaling]] tables ({', '.join(SCALING)})")

@@ -105,6 +105,14 @@ def test_case_2_a_step_up_end_to_end():
     throttled_at = [second for second, row in enumerate(orders["per_second"]) if row[2]]
     assert 1280 <= throttled_at[0] <= 1300 and throttled_at[-1] < 1500  # (burst, then throttles until 1,500)
     assert math.isclose(orders["throttled"], 94_200, rel_tol=0.05)
+    # design-time.md §2.6 case 3 (the same hour, repeated all month; its writes)
+    writes = {mode: parts["writes"] for mode, parts in found["cost"]["tables"][0]["modes"].items()}
+    assert writes["autoscaled"] == round(mean * 0.00065 * 730, 2)  # ($243.06 at the spec's 570)
+    assert (writes["autoscaled_bound"], writes["on_demand"], writes["provisioned"]) == (407.12, 438.00, 67.85)
+    # the throttles before the first scale-out's capacity arrived, said as the lesson
+    assert scaled["timeline"][1]["throttled_before"] == sum(row[2] for row in orders["per_second"][:1500])
+    assert any("requests throttled before new capacity arrived (the first asked at 1,380 s, in effect at 1,500 s)"
+               in text for text in found["advice"])
 
 
 @pytest.mark.parametrize("entry, words", [
