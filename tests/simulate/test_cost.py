@@ -197,3 +197,40 @@ def test_the_cost_is_in_all_three_reports_and_region_overrides_the_file(tmp_path
     assert json.loads(capsys.readouterr().out)["cost"]["ran"] == 397.13
     assert command.main([str(path), "--region", "mars-1"]) == 1
     assert "partiql simulate: --region takes a region with prices" in capsys.readouterr().err
+
+
+def _target(table="Orders", index=None, dimension="write", utilization=70, maximum=1000, refused=0, late=0):
+    timeline = [{"issued": 0.0, "in_effect": 0.0, "units": 10, "cause": "start"}]
+    if late:
+        timeline.append({"issued": 600.0, "in_effect": 720.0, "units": 50, "cause": "scale-out",
+                         "throttled_before": late})
+    name = (table if index is None else f"{table}.{index}") + f" {dimension}"
+    return {"target": name, "table": table, "index": index, "dimension": dimension, "utilization": utilization,
+            "min": 1, "max": maximum, "timeline": timeline, "refused_decreases": refused}
+
+
+@pytest.mark.parametrize("targets, said", [
+    ([_target(utilization=40)], ["autoscaling Orders write: a target of 40 % pays for 60 % idle capacity"]),
+    ([_target(late=1234)], ["autoscaling Orders write: 1,234 requests throttled before new capacity arrived (the "
+                            "first asked at 600 s, in effect at 720 s)"]),
+    ([_target(refused=3)], ["autoscaling Orders write: 3 scale-ins refused by the day's decrease quota"]),
+    ([_target(), _target(index="ByStatus", maximum=100)],
+     ["autoscaling Orders.ByStatus write: its max (100) is below its table's (1,000)"]),
+    ([_target(), _target(index="ByStatus")], []),
+    ([_target(utilization=70)], []),
+])
+def test_auto_scaling_settings_are_advised_on(targets, said):
+    from partiql.simulate.cost_advice import scaling_advice
+
+    advice = scaling_advice(targets)
+    assert len(advice) == len(said) and all(text.startswith(words) for text, words in zip(advice, said))
+
+
+def test_a_gsi_left_without_a_write_policy_under_a_scaled_table_is_named():
+    from partiql.simulate.cost_advice import unscaled_index_advice
+
+    resources = [{"table": "Orders", "index": None, "provisioned": [5, 5]},
+                 {"table": "Orders", "index": "ByStatus", "provisioned": [5, 5]}]
+    (advice,) = unscaled_index_advice([_target()], resources)
+    assert advice.startswith("autoscaling Orders write: its index ByStatus has no write policy")
+    assert unscaled_index_advice([_target(), _target(index="ByStatus")], resources) == []
