@@ -155,6 +155,8 @@ def _pattern(pattern: dict) -> list:
              f"{pattern['throttled']:,} throttled, {pattern['failed']:,} failed · {pattern['statement']}",
              f"  {pattern['access']}" + ("" if not pattern["full_scan"] else " -- a full Scan every request"
                                            + ("" if pattern["scan_meant"] else " (not declared)"))]
+    if pattern.get("expected"):
+        lines.append(f"  expect: {pattern['expected']}")
     cells = "".join(_share_cell(second) for second in pattern["per_second"])
     lines.append(f"  throttled share per second |{cells}|")
     lines += [f"  throttled: {reason} × {count:,}" for reason, count in pattern["reasons"].items()]

@@ -53,7 +53,8 @@ def _report(found: dict, level: int) -> str:
     for pattern in found["patterns"]:
         parts.append(f"<h{level + 1}>{escape(pattern['name'])}: {pattern['served']:,} of {pattern['requested']:,} "
                      f"served</h{level + 1}><p><code>{escape(pattern['statement'])}</code></p>"
-                     f"<p>{escape(pattern['access'])}{_scan(pattern)}</p>")
+                     f"<p>{escape(pattern['access'])}{_scan(pattern)}</p>"
+                     + (f"<p>expect: {escape(pattern['expected'])}</p>" if pattern.get("expected") else ""))
         series = {kind: [second[column] for second in pattern["per_second"]]
                   for column, kind in enumerate(("requested", "served", "throttled"))}
         parts.append(_chart(series, "requests a second"))

@@ -22,6 +22,7 @@ from partiql import ast, ast_walk, hints
 from partiql.parser import parse
 from partiql.engine.errors import DynamoDBError
 
+from . import expected
 from .errors import WorkloadError
 
 
@@ -35,9 +36,11 @@ class Planned:
     scan: bool = False
     meant: bool = False
     advice: list = field(default_factory=list)
+    expected: str | None = None  # what its ``expect`` checked, when it has one
 
     def as_data(self) -> dict:
-        return {"access": self.access, "table": self.table, "full_scan": self.scan, "scan_meant": self.meant, "advice": self.advice}
+        return {"access": self.access, "table": self.table, "full_scan": self.scan, "scan_meant": self.meant,
+                "advice": self.advice, "expected": self.expected}
 
 
 def plan_patterns(db, workload, allow_scan: bool = False) -> list:
@@ -58,6 +61,9 @@ def plan_patterns(db, workload, allow_scan: bool = False) -> list:
             summary = db.explain(pattern.statement, params)
         except DynamoDBError as error:  # (this draw's values: others may pass; the run counts what fails)
             out.append(Planned(f"not planned with a drawn value: {error.message}"))
+            if pattern.expect is not None:
+                out[-1].expected = expected.check(db, pattern.name, pattern.statement, params, pattern.expect,
+                                                  workload.source)
             continue
         stmt = parse(pattern.statement)
         marks = len(ast_walk.parameters(stmt))
@@ -68,6 +74,9 @@ def plan_patterns(db, workload, allow_scan: bool = False) -> list:
         if summary.full_table_scan:
             found.scan, found.meant = True, pattern.scan or allow_scan
             found.advice = hints.for_plan(db, pattern.statement, params, summary) or [_key_advice(summary, stmt)]
+        if pattern.expect is not None:
+            found.expected = expected.check(db, pattern.name, pattern.statement, params, pattern.expect,
+                                            workload.source)
         out.append(found)
     return out
 

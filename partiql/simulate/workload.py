@@ -35,6 +35,7 @@ from . import generators, rates
 from .autoscaling import Policy, Scaling
 from .cost_settings import CostSettings, parse_cost
 from .errors import WorkloadError
+from .expected import Expect, parse_expect
 from .numbers import MAX_SEED_ITEMS, number, whole
 
 MAX_DURATION = 3600  # the throughput model keeps an hour of seconds: a report covers all of them
@@ -57,6 +58,7 @@ class Pattern:
     all_pages: bool = False
     limit: int | None = None
     scan: bool = False  # a full Scan, and meant (planned.py)
+    expect: Expect | None = None  # what it returns for the seed data (expected.py)
 
 
 @dataclass
@@ -100,7 +102,7 @@ class Workload:
             patterns.append(Pattern(pattern.name, changes.get("statement", pattern.statement),
                                     changes.get("params", pattern.params), changes.get("rate", pattern.rate),
                                     changes.get("all_pages", pattern.all_pages), changes.get("limit", pattern.limit),
-                                    pattern.scan))
+                                    pattern.scan, pattern.expect))
         return Workload(self.duration, self.seed, self.tables if design.tables is None else design.tables,
                         self.seeds, patterns, [], self.prices, self.source, design.name, self.autoscaling, self.cost)
 
@@ -240,16 +242,19 @@ def check_seed(value, where: str) -> int:
 
 
 def _pattern(entry, where: str) -> Pattern:
-    _members(entry, where, required=("statement", "rate"), optional=("name", "params", "all_pages", "limit", "scan"))
+    _members(entry, where, required=("statement", "rate"),
+             optional=("name", "params", "all_pages", "limit", "scan", "expect"))
     name = entry.get("name", where.rpartition(": ")[2])
     if not isinstance(name, str) or not name:
         raise WorkloadError(f"{where}.name takes a name")
     limit = entry.get("limit")
-    return Pattern(name, _statement(entry["statement"], where), _params(entry.get("params", []), where),
+    statement = _statement(entry["statement"], where)
+    return Pattern(name, statement, _params(entry.get("params", []), where),
                    rates.build(entry["rate"], f"{where}.rate"),
                    _flag(entry.get("all_pages", False), f"{where}.all_pages"),
-                   None if limit is None else _limit(limit, f"{where}.limit"), _flag(entry.get("scan", False),
-                                                                                   f"{where}.scan"))
+                   None if limit is None else _limit(limit, f"{where}.limit"),
+                   _flag(entry.get("scan", False), f"{where}.scan"),
+                   None if "expect" not in entry else parse_expect(entry["expect"], f"{where}.expect", statement))
 
 
 def _limit(value, where: str) -> int:
