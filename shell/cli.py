@@ -23,6 +23,7 @@ SUBCOMMANDS = (
     ("serve [DATABASE]", "serve DynamoDB's HTTP API to every SDK"),
     ("simulate WORKLOAD [DATABASE]", "replay a workload on a virtual clock"),
     ("copy SOURCE DEST [TABLE…]", "copy tables and items between places"),
+    ("model import|export …", "Workbench and MCP-server data models"),
     ("DATABASE import FILE TABLE", "import items (JSON lines, DDB JSON, CSV)"),
     ("DATABASE export TABLE FILE", "export a table's items"),
     ("check FILE", "verify a database file"),
@@ -113,6 +114,10 @@ def main(argv: list | None = None) -> int:
         from .simulate import main as simulate
 
         return simulate(argv[1:])
+    if argv[:1] == ["model"]:  # partiql model import FILE … | export DATABASE …
+        from .model import main as model
+
+        return model(argv[1:])
     if argv[:1] == ["copy"]:  # partiql copy SOURCE DEST [TABLE…]
         from .copy import main as copy
 

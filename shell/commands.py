@@ -206,18 +206,30 @@ def _describe(session, argument: str) -> None:
     session.show(render_description(session.db.describe(name), session.db.layout(name)))
 
 
-@command(".schema", "[TABLE] [--format json]", "the statement that recreates TABLE (every table without one); "
-         "--format json: DynamoDB's CreateTable request instead", argument="table")
+SCHEMA_FORMATS = ("json", "workbench")
+
+
+@command(".schema", "[TABLE] [--format json|workbench]", "the statement that recreates TABLE (every table without "
+         "one); --format json: DynamoDB's CreateTable request instead; --format workbench: a NoSQL Workbench model",
+         argument="table")
 def _schema(session, argument: str) -> None:
     words = argument.split()
-    as_json = words[-2:] == ["--format", "json"]
-    if as_json:
+    shape = words[-1] if words[-2:-1] == ["--format"] else None
+    if shape is not None:
         words = words[:-2]
-    if len(words) > 1 or "--format" in words:
-        raise ShellError(".schema takes a table name and --format json, nothing else")
+    if len(words) > 1 or "--format" in words or shape not in (None,) + SCHEMA_FORMATS:
+        raise ShellError(".schema takes a table name and --format json or --format workbench, nothing else")
     names = [words[0].strip('"')] if words else session.catalog.tables()
+    if shape == "workbench":
+        from .model import export_model
+
+        document, notes = export_model(session.db, names, 0, names[0] if words else "schema")
+        session.show(json.dumps(document, indent=2, ensure_ascii=False))
+        for note in notes:
+            session.notice(f"note: {note}")
+        return
     descriptions = [session.db.describe(table) for table in names]
-    if as_json:
+    if shape == "json":
         requests = [create_request(d) for d in descriptions]
         session.show(json.dumps(requests[0] if words else requests, indent=2))
     else:

@@ -36,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="Run an access-pattern workload "
                                      "(a TOML file) against its table design on a virtual clock, with "
                                      "DynamoDB's partition throughput enforced, and report where it throttles.")
-    parser.add_argument("workload", metavar="WORKLOAD", help="the workload file (TOML; see examples/)")
+    parser.add_argument("workload", metavar="WORKLOAD", nargs="?",
+                        help="the workload file (TOML; see examples/); optional with --model")
     parser.add_argument("database", metavar="DATABASE", nargs="?",
                         help="a database file whose tables and items the run starts from (read, never written)")
     parser.add_argument("--duration", type=float, metavar="S", help="seconds of virtual time (default: the file's)")
@@ -48,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "scan = true says so for one pattern)")
     parser.add_argument("--region", metavar="REGION", help="price the monthly cost in REGION (default: the file's "
                         "[cost] region, else us-east-1)")
+    parser.add_argument("--model", metavar="FILE", help="a NoSQL Workbench model or an MCP server "
+                        "dynamodb_data_model.json: its tables, items, auto scaling and access patterns (with a "
+                        "WORKLOAD, its patterns run on them too)")
+    parser.add_argument("--costs", metavar="FILE", help="the MCP server's cost input: the model's pattern rates")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--html", metavar="FILE", help="also write the report as a self-contained HTML page")
     return parser
@@ -58,7 +63,7 @@ def main(argv: list) -> int:
     progress = Progress(sys.stderr, delay=0.5)
     started = time.perf_counter()
     try:
-        workload = load(args.workload)
+        workload = _workload(args)
         duration = None if args.duration is None else check_duration(args.duration, "--duration")
         seed = None if args.seed is None else check_seed(args.seed, "--seed")
         if args.region is not None:
@@ -107,6 +112,32 @@ def main(argv: list) -> int:
               "--allow-scan)", file=sys.stderr)
         return 1
     return 0
+
+
+def _workload(args):
+    """The workload to run: the WORKLOAD file, the --model's, or the file's patterns on the model's tables."""
+    if args.model is None:
+        if args.workload is None:
+            raise WorkloadError("give a WORKLOAD file, or --model FILE")
+        return load(args.workload)
+    import tempfile
+    from pathlib import Path
+
+    from partiql.model_files import ModelError, read_model
+    from partiql.model_files.workload_text import workload_files
+    from partiql.simulate.workload import merged
+
+    if args.workload is not None and not args.workload.endswith(".toml") and args.database is None:
+        args.workload, args.database = None, args.workload  # (with --model, one argument not .toml is a DATABASE)
+    try:
+        model = read_model(args.model, args.costs)
+        with tempfile.TemporaryDirectory() as folder:  # (data files are read as the workload is)
+            path = workload_files(model, Path(folder) / "model.toml", args.model, starters=args.workload is None)[0]
+            imported = load(path, patterns_needed=args.workload is None)
+    except ModelError as error:
+        raise WorkloadError(str(error)) from None
+    imported.source = args.model
+    return imported if args.workload is None else merged(imported, load(args.workload))
 
 
 def render_comparison(found: dict) -> str:

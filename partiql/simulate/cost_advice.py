@@ -16,6 +16,8 @@ Ours (model), printed with AWS's published rules beside them:
 
 from __future__ import annotations
 
+import math
+
 from .prices import CLASS_NAMES, CLASSES, INFREQUENT, STANDARD, price
 
 WORTH = 0.05        # share of a month's cost a change must save to be advised
@@ -94,6 +96,11 @@ def scaling_advice(targets: list) -> list:
                        f"first asked at {late[0]['issued']:,.0f} s, in effect at {late[0]['in_effect']:,.0f} s): "
                        "auto scaling reacts in minutes; a lower target, a higher minimum or on demand absorbs "
                        "such a rise")
+        asked = max((math.ceil(consumed / 60 / (target["utilization"] / 100)) for _, _, consumed in
+                     target.get("per_minute", [])), default=0)
+        if asked > target["max"]:
+            out.append(f"autoscaling {name}: its max ({target['max']:,}) is under the {asked:,} units its busiest "
+                       f"minute asks for at its target: capacity stops there and the rest is throttled (raise max)")
         if target["refused_decreases"]:
             out.append(f"autoscaling {name}: {target['refused_decreases']} scale-ins refused by the day's "
                        "decrease quota (4, then one an hour): capacity stayed paid for above the need")

@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass, field
 
 from partiql import ast, ast_walk, hints
+from partiql.nearest import nearest_name
 from partiql.parser import parse
 from partiql.engine.errors import DynamoDBError
 
@@ -50,6 +51,9 @@ def plan_patterns(db, workload, allow_scan: bool = False) -> list:
     out = []
     for n, pattern in enumerate(workload.patterns):
         params = [generator.draw(random.Random(f"plan/{n}"), 0.0) for generator in copy.deepcopy(pattern.params)]
+        if pattern.request is not None:
+            out.append(_request(db, pattern, params, workload.source, allow_scan))
+            continue
         try:  # (the statement itself: its syntax, its tables and indexes, its ? against the values)
             hints.advised(db, pattern.statement, params, lambda: db.runner.template(pattern.statement, params,
                                                                                     shell=True), results=False)
@@ -79,6 +83,34 @@ def plan_patterns(db, workload, allow_scan: bool = False) -> list:
                                             workload.source)
         out.append(found)
     return out
+
+
+def _request(db, pattern, params: list, source: str, allow_scan: bool) -> Planned:
+    """An item-API pattern planned: its table and index exist, its ``?`` and generators match; a Scan is
+    named as one."""
+    request = pattern.request
+    said = f"{source}: pattern {pattern.name} cannot run ({request.operation})"
+    if request.marks != len(params):
+        raise WorkloadError(f"{source}: pattern {pattern.name} has {len(params)} generator"
+                            f"{'' if len(params) == 1 else 's'} in params for {request.marks} ? in its request")
+    tables = db.table_names()
+    table = request.table
+    if table is not None and table not in tables:
+        near = nearest_name(table, tables)
+        raise WorkloadError(f"{said}: no table {table}" + (f" (did you mean {near}?)" if near else ""))
+    index = request.body.get("IndexName")
+    if table is not None and index is not None:
+        names = [i.name for i in db.engine.table(table).spec.indexes]
+        if index not in names:
+            near = nearest_name(index, names)
+            raise WorkloadError(f"{said}: {table} has no index {index}" + (f" (did you mean {near}?)" if near else ""))
+    where = (table or "its tables") + (f".{index}" if index else "")
+    found = Planned(f"{request.operation} on {where}", table)
+    if request.operation == "Scan":
+        found.scan, found.meant = True, pattern.scan or allow_scan
+        found.advice = ["a Scan reads every item of " + where + ": a Query on a key (or an index's) serves one "
+                        "partition-key value"]
+    return found
 
 
 def _key_advice(summary, stmt) -> str:

@@ -45,14 +45,16 @@ def report(outcome: Outcome) -> dict:
 
 
 def _mark_late(found: dict) -> None:
-    """Each scale-out's ``throttled_before``: the requests of its table's patterns throttled from the change
+    """Each scale-out's ``throttled_before``: the requests its resource refused in its dimension from the change
     before it took effect until it did (what arrived too late: the spec's "too slow for a spike")."""
+    throttled = {(r["table"], r["index"]): r["throttled_per_second"] for r in found["resources"]}
     for target in found["autoscaling"]:
-        seconds = [pattern["per_second"] for pattern in found["patterns"] if pattern["table"] == target["table"]]
+        seconds = throttled.get((target["table"], target["index"]), [])
+        direction = 0 if target["dimension"] == "read" else 1
         for before, step in zip(target["timeline"], target["timeline"][1:]):
             if step["cause"] == "scale-out":
-                step["throttled_before"] = sum(row[THROTTLED] for rows in seconds
-                                               for row in rows[int(before["in_effect"]):int(step["in_effect"])])
+                step["throttled_before"] = sum(second[direction] for second in
+                                               seconds[int(before["in_effect"]):int(step["in_effect"])])
 
 
 def _report(outcome: Outcome) -> dict:
@@ -175,6 +177,7 @@ def _resource(db, table: str, index: str | None, seconds: int) -> dict:
         "table": table, "index": index,
         "provisioned": None if throughput is None else [throughput.read, throughput.write],
         "consumed_per_second": [list(pair) for pair in found.consumed],
+        "throttled_per_second": [list(pair) for pair in found.throttled],  # (read, write) requests refused
         "throttle_events": found.throttle_events,
         "partitions": [{"number": p.number, "lo": p.lo, "hi": p.hi, "items": p.items,
                         "per_second": [list(second) for second in p.seconds]} for p in found.partitions],

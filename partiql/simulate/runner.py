@@ -28,11 +28,13 @@ from partiql.engine.clock import VirtualClock
 from partiql.engine.engine import WriteAction
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.partition import MAIN
+from partiql.engine.requests.wire import wire_call
 from partiql.engine.types import from_python
 
 from .errors import WorkloadError
 from .autoscaling import Scaler
 from .generators import SeededValue
+from .item_requests import consumed as item_consumed
 from .planned import plan_patterns
 from .workload import Design, Workload
 
@@ -144,7 +146,9 @@ def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> No
     params = [generator.draw(rng, now) for generator in pattern.params]
     second[REQUESTED] += 1
     try:
-        if pattern.all_pages:  # the whole result, page after page: what reading all of it costs
+        if pattern.request is not None:  # an item-API request, through the wire layer
+            consumed = item_consumed(wire_call(db.engine, pattern.request.operation, pattern.request.filled(params)))
+        elif pattern.all_pages:  # the whole result, page after page: what reading all of it costs
             consumed = sum(page.consumed_capacity.total
                            for page in db.pages(pattern.statement, params, limit=pattern.limit))
         else:
@@ -200,6 +204,12 @@ def _borrow(db, database, source: str) -> None:
 def _seed(db, seed, rng, source: str) -> None:
     if seed.table not in db.table_names():
         raise WorkloadError(f"{source}: data for {seed.table}, which no statement of tables creates")
+    for n, item in enumerate(seed.items or ()):
+        try:  # a PutItem: a later item with the same key replaces an earlier one, as DynamoDB would
+            db.engine.write(WriteAction("Put", seed.table, item=item))
+        except DynamoDBError as error:
+            raise WorkloadError(f"{source}: item {n + 1} of the data file for {seed.table} was refused: "
+                                f"{error.message}") from None
     for _ in range(seed.count):
         item = {name: generator.draw(rng, 0.0) for name, generator in seed.item.items()}
         try:  # a PutItem: a generator that repeats a key replaces the earlier item, as DynamoDB would

@@ -28,6 +28,7 @@ The generators of ``params`` and ``item`` are those of ``generators``.
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from dataclasses import dataclass, field
 
@@ -36,6 +37,7 @@ from .autoscaling import Policy, Scaling
 from .cost_settings import CostSettings, parse_cost
 from .errors import WorkloadError
 from .expected import Expect, parse_expect
+from .item_requests import ItemRequest, parse_request
 from .numbers import MAX_SEED_ITEMS, number, whole
 
 MAX_DURATION = 3600  # the throughput model keeps an hour of seconds: a report covers all of them
@@ -59,6 +61,7 @@ class Pattern:
     limit: int | None = None
     scan: bool = False  # a full Scan, and meant (planned.py)
     expect: Expect | None = None  # what it returns for the seed data (expected.py)
+    request: ItemRequest | None = None  # an item-API request instead of PartiQL (``statement`` shows it)
 
 
 @dataclass
@@ -73,11 +76,12 @@ class Design:
 
 @dataclass
 class Seed:
-    """``count`` items for ``table``, each attribute drawn from its generator."""
+    """``count`` items for ``table``, each attribute drawn from its generator; or the ``items`` of a file."""
 
     table: str
     count: int
     item: dict
+    items: list | None = None  # engine items read from ``[[data]] file``
 
 
 @dataclass
@@ -102,23 +106,41 @@ class Workload:
             patterns.append(Pattern(pattern.name, changes.get("statement", pattern.statement),
                                     changes.get("params", pattern.params), changes.get("rate", pattern.rate),
                                     changes.get("all_pages", pattern.all_pages), changes.get("limit", pattern.limit),
-                                    pattern.scan, pattern.expect))
+                                    pattern.scan, pattern.expect,
+                                    None if "statement" in changes else pattern.request))
         return Workload(self.duration, self.seed, self.tables if design.tables is None else design.tables,
                         self.seeds, patterns, [], self.prices, self.source, design.name, self.autoscaling, self.cost)
 
 
-def load(path) -> Workload:
-    """The workload in the TOML file ``path``."""
+def merged(model: Workload, workload: Workload) -> Workload:
+    """``workload`` (its patterns, duration, seed, costs) run on ``model``'s tables, data, auto scaling and
+    patterns too: ``partiql simulate WORKLOAD --model FILE``."""
+    names = [pattern.name for pattern in model.patterns + workload.patterns]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise WorkloadError(f"{workload.source}: the model has patterns named {', '.join(twice)} too")
+    out = copy.copy(workload)
+    out.tables, out.seeds = model.tables + workload.tables, model.seeds + workload.seeds
+    out.patterns, out.autoscaling = model.patterns + workload.patterns, model.autoscaling + workload.autoscaling
+    return out
+
+
+def load(path, patterns_needed: bool = True) -> Workload:
+    """The workload in the TOML file ``path`` (one without a pattern only when not ``patterns_needed``: a
+    model's tables, to run another file's patterns on)."""
     try:
         with open(path, "rb") as file:
             text = file.read().decode("utf-8")
     except UnicodeDecodeError as error:
         raise WorkloadError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-    return parse(text, str(path))
+    from pathlib import Path
+
+    return parse(text, str(path), Path(path).parent, patterns_needed)
 
 
-def parse(text: str, source: str = "<workload>") -> Workload:
-    """The workload TOML ``text`` describes (``source`` names it in errors)."""
+def parse(text: str, source: str = "<workload>", folder=None, patterns_needed: bool = True) -> Workload:
+    """The workload TOML ``text`` describes (``source`` names it in errors; ``folder`` is where its data files
+    are, by default the working directory)."""
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -136,13 +158,13 @@ def parse(text: str, source: str = "<workload>") -> Workload:
     data = document.get("data", [])
     if not isinstance(data, list):
         raise WorkloadError(f"{source}: data takes [[data]] tables (table, count, item)")
-    workload.seeds = [_seed(entry, f"{source}: data[{n}]") for n, entry in enumerate(data)]
+    workload.seeds = [_seed(entry, f"{source}: data[{n}]", folder) for n, entry in enumerate(data)]
     tables = document.get("tables", [])
     if not isinstance(tables, list) or not all(isinstance(t, str) and t.strip() for t in tables):
         raise WorkloadError(f"{source}: tables takes a list of CREATE TABLE statements")
     workload.tables = tables
     patterns = document.get("pattern", [])
-    if not isinstance(patterns, list) or not patterns:
+    if not isinstance(patterns, list) or (not patterns and patterns_needed):
         raise WorkloadError(f"{source}: no [[pattern]]: a workload needs at least one access pattern")
     workload.patterns = [_pattern(entry, f"{source}: pattern[{n}]") for n, entry in enumerate(patterns)]
     names = [p.name for p in workload.patterns]
@@ -242,19 +264,29 @@ def check_seed(value, where: str) -> int:
 
 
 def _pattern(entry, where: str) -> Pattern:
-    _members(entry, where, required=("statement", "rate"),
+    said = "statement" if not isinstance(entry, dict) or "statement" in entry or "operation" not in entry \
+        else "request"
+    required = ("statement", "rate") if said == "statement" else ("operation", "request", "rate")
+    _members(entry, where, required=required,
              optional=("name", "params", "all_pages", "limit", "scan", "expect"))
     name = entry.get("name", where.rpartition(": ")[2])
     if not isinstance(name, str) or not name:
         raise WorkloadError(f"{where}.name takes a name")
     limit = entry.get("limit")
-    statement = _statement(entry["statement"], where)
+    request = None
+    if said == "request":
+        request = parse_request(entry["operation"], entry["request"], where)
+        if "expect" in entry or "all_pages" in entry or "limit" in entry:
+            raise WorkloadError(f"{where}: expect, all_pages and limit are a statement's (a request says its own "
+                                "Limit)")
+    statement = _statement(entry["statement"], where) if request is None else request.shown
     return Pattern(name, statement, _params(entry.get("params", []), where),
                    rates.build(entry["rate"], f"{where}.rate"),
                    _flag(entry.get("all_pages", False), f"{where}.all_pages"),
                    None if limit is None else _limit(limit, f"{where}.limit"),
                    _flag(entry.get("scan", False), f"{where}.scan"),
-                   None if "expect" not in entry else parse_expect(entry["expect"], f"{where}.expect", statement))
+                   None if "expect" not in entry else parse_expect(entry["expect"], f"{where}.expect", statement),
+                   request)
 
 
 def _limit(value, where: str) -> int:
@@ -281,15 +313,42 @@ def _flag(value, where: str) -> bool:
     return value
 
 
-def _seed(entry, where: str) -> Seed:
-    _members(entry, where, required=("table", "count", "item"))
-    table, count, item = entry["table"], entry["count"], entry["item"]
+def _seed(entry, where: str, folder) -> Seed:
+    _members(entry, where, required=("table",), optional=("count", "item", "file"))
+    table = entry["table"]
     if not isinstance(table, str) or not table:
         raise WorkloadError(f"{where}.table takes a table name")
+    if "file" in entry:
+        if "count" in entry or "item" in entry:
+            raise WorkloadError(f"{where} takes file, or count and item: not both")
+        return Seed(table, 0, {}, data_file(entry["file"], f"{where}.file", folder))
+    _members(entry, where, required=("table", "count", "item"))
+    count, item = entry["count"], entry["item"]
     whole(count, f"{where}.count", 0, MAX_SEED_ITEMS)
     if not isinstance(item, dict) or not item:
         raise WorkloadError(f"{where}.item takes a table of attribute = generator")
     return Seed(table, count, {name: generators.build(spec, f"{where}.item.{name}") for name, spec in item.items()})
+
+
+def data_file(name, where: str, folder) -> list:
+    """The items of a DynamoDB-JSON-lines file (``name`` relative to the workload's ``folder``)."""
+    from pathlib import Path
+
+    from partiql.transfer_formats import FORMATS
+
+    if not isinstance(name, str) or not name:
+        raise WorkloadError(f"{where} takes a DynamoDB JSON lines file's name")
+    path = Path(folder or ".") / name
+    try:
+        with open(path, "rb") as stream:
+            rows = list(FORMATS["ddb-json"].read(stream, None))
+    except OSError as error:
+        raise WorkloadError(f"{where}: cannot read {path}: {error.strerror or error}") from None
+    problems = [(line, problem) for line, _, problem in rows if problem]
+    if problems:
+        line, problem = problems[0]
+        raise WorkloadError(f"{where}: {path}, line {line}: {problem}")
+    return [item for _, item, _ in rows]
 
 
 def _members(entry, where: str, required: tuple, optional: tuple = ()) -> None:

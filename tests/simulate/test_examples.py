@@ -110,3 +110,22 @@ def test_autoscaling_lags_the_spike_and_grows_only_by_what_it_served():
     (events,) = found["patterns"]
     throttled = [second for second, row in enumerate(events["per_second"]) if row[2]]
     assert 340 <= throttled[0] <= 370 and throttled[-1] < 900  # (after the burst, until the spike ends)
+
+
+def test_the_orders_traffic_on_its_workbench_model_throttles_under_the_model_s_max(capsys):
+    """examples/orders-traffic.toml on examples/orders-model.json (issue 37 point 4): the model's tables, items
+    and auto scaling; its max of 10 WCU is under the 22 that 15 writes/s ask for at 70 %."""
+    from shell import simulate as command
+
+    assert command.main([str(EXAMPLES / "orders-traffic.toml"), "--model", str(EXAMPLES / "orders-model.json"),
+                         "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    place, read = found["patterns"]
+    assert read["expected"] == 'returns 2 items with ["c#1"], as expected' and read["throttled"] == 0
+    assert place["throttled"] > 0 and place["served"] + place["throttled"] == place["requested"] == 13_500
+    writes = {t["target"]: t for t in found["autoscaling"] if t["dimension"] == "write"}
+    assert all(t["max_units"] == 10 and t["timeline"][-1]["units"] == 10 for t in writes.values())
+    late = sum(step.get("throttled_before", 0) for t in writes.values() for step in t["timeline"])
+    assert late == place["throttled"]  # (every throttle came before a scale-out that arrived too late)
+    assert any(text.startswith("autoscaling Orders write: its max (10) is under the 22 units") for text in
+               found["advice"])

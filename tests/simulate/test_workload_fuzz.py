@@ -15,7 +15,8 @@ KEYS = st.sampled_from(["duration", "seed", "tables", "data", "pattern", "design
                         "choice", "weights", "sequence", "format", "args", "ramp", "base", "spike", "every", "for",
                         "read", "write", "s", "prefix", "number", "string", "date", "timestamp", "x",
                         "autoscaling", "dimension", "min", "max", "target", "index", "disable_scale_in",
-                        "cost", "region", "table_class", "free_tier", "month_hours", "items", "item_bytes", "Orders"])
+                        "cost", "region", "table_class", "free_tier", "month_hours", "items", "item_bytes", "Orders",
+                        "operation", "request", "TableName", "Key", "file", "expect"])
 SCALARS = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False), st.booleans(),
                     st.text(max_size=20), st.sampled_from(["{}#{}", "k{}", "%Y", "millis", "SELECT 1"]))
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
