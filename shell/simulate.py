@@ -20,7 +20,7 @@ import time
 
 from partiql.cli_help import WordWrap
 from partiql.simulate import WorkloadError, compare, comparison, design_from_file, load, report, simulate
-from partiql.simulate.report import cost_lines, scaling_lines
+from partiql.simulate.wording import cost_lines, scaling_lines
 from partiql.simulate.cost_settings import check_region
 from partiql.simulate.workload import check_duration, check_seed
 
@@ -29,6 +29,7 @@ from .printable import printable
 from .progress import Progress, bar
 
 HEAT_SECONDS = 60  # the heat picture's columns: the last minute of the run
+STRIP = 60         # columns of a pattern's throttled-share strip at most (a column covers more seconds in long runs)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -166,7 +167,7 @@ def _render(found: dict, outcome, elapsed: float) -> str:
     head = (f"{name}: {found['ran']:,.0f} s of virtual time, {found['requests']:,} requests "
             f"(seed {found['seed']}), run in {elapsed:,.1f} s ({found['requests'] / max(elapsed, 1e-9):,.0f} "
             "requests/s)" + (" -- interrupted" if found["interrupted"] else ""))
-    lines = [head, ""]
+    lines = [head, "", found["verdict"], ""]
     for pattern in found["patterns"]:
         lines += _pattern(pattern)
     lines += [f"advice: {text}" for text in found["advice"]]
@@ -188,8 +189,12 @@ def _pattern(pattern: dict) -> list:
                                            + ("" if pattern["scan_meant"] else " (not declared)"))]
     if pattern.get("expected"):
         lines.append(f"  expect: {pattern['expected']}")
-    cells = "".join(_share_cell(second) for second in pattern["per_second"])
-    lines.append(f"  throttled share per second |{cells}|")
+    if pattern["throttled"]:
+        seconds = pattern["per_second"]
+        width = max(1, -(-len(seconds) // STRIP))  # (seconds a column: a long run's strip stays a line)
+        cells = "".join(_share_cell([sum(s[c] for s in seconds[at:at + width]) for c in range(4)])
+                        for at in range(0, len(seconds), width))
+        lines.append(f"  throttled share, a column {'a second' if width == 1 else f'per {width:,} s'} |{cells}|")
     lines += [f"  throttled: {reason} × {count:,}" for reason, count in pattern["reasons"].items()]
     lines += [f"  failed: {code} × {count:,}" for code, count in pattern["errors"].items()]
     return lines

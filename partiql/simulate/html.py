@@ -15,7 +15,7 @@ from html import escape
 
 from partiql.engine.throughput.figures import PARTITION_READ_CEILING, PARTITION_WRITE_CEILING
 
-from .report import cost_lines, scaling_lines
+from .wording import cost_lines, scaling_lines
 
 WIDTH, HEIGHT, PAD = 640, 140, 30
 COLOURS = {"requested": "#9aa5b1", "served": "#2f855a", "throttled": "#c53030", "read": "#2b6cb0",
@@ -23,7 +23,8 @@ COLOURS = {"requested": "#9aa5b1", "served": "#2f855a", "throttled": "#c53030", 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em;color:#1a202c}h1{font-size:1.4em}
 h2{font-size:1.15em;margin-top:1.6em}table{border-collapse:collapse}td,th{padding:.2em .7em;text-align:right}
 td:first-child,th:first-child{text-align:left}.advice{background:#fffbea;padding:.4em .8em;margin:.3em 0}
-.legend span{margin-right:1.2em}code{background:#edf2f7;padding:0 .2em}"""
+.legend span{margin-right:1.2em}code{background:#edf2f7;padding:0 .2em}
+.verdict{font-size:1.05em;border-left:4px solid #2b6cb0;padding:.3em .8em;background:#ebf8ff}"""
 
 
 def page(found: dict) -> str:
@@ -44,7 +45,7 @@ def page(found: dict) -> str:
 
 def _report(found: dict, level: int) -> str:
     name = found["workload"] + (f", design {found['design']}" if found.get("design") else "")
-    parts = [f"<h{level}>{escape(name)}</h{level}>",
+    parts = [f"<h{level}>{escape(name)}</h{level}>", f'<p class="verdict">{escape(found["verdict"])}</p>',
              f"<p>{found['ran']:,.0f} s of virtual time, {found['requests']:,} requests, seed {found['seed']}"
              + (" (interrupted)" if found["interrupted"] else "") + "</p>"]
     parts += [f'<p class="advice">{escape(text)}</p>' for text in found["advice"]]
@@ -57,7 +58,7 @@ def _report(found: dict, level: int) -> str:
                      + (f"<p>expect: {escape(pattern['expected'])}</p>" if pattern.get("expected") else ""))
         series = {kind: [second[column] for second in pattern["per_second"]]
                   for column, kind in enumerate(("requested", "served", "throttled"))}
-        parts.append(_chart(series, "requests a second"))
+        parts.append(_flat(series) or _chart(series, "requests a second"))
         parts += [f"<p>throttled: {escape(reason)} × {count:,}</p>" for reason, count in pattern["reasons"].items()]
         parts += [f"<p>failed: {escape(code)} × {count:,}</p>" for code, count in pattern["errors"].items()]
     for resource in found["resources"]:
@@ -75,8 +76,9 @@ def _resource(resource: dict, level: int) -> str:
     for title, keys in (("top keys by consumed units", resource["top_consumed"]),
                         ("top keys by throttle events", resource["top_throttled"])):
         if keys:
-            parts.append(f"<p>{title}: " + ", ".join(f"<code>{escape(str(k))}</code> {v:,.1f}" for k, v in keys[:10])
-                         + "</p>")
+            shown = "{:,.1f}" if "units" in title else "{:,.0f}"  # (units may be halves; events are counts)
+            parts.append(f"<p>{title}: " + ", ".join(f"<code>{escape(str(k))}</code> {shown.format(v)}"
+                                                     for k, v in keys[:10]) + "</p>")
     parts += [f'<p class="advice">{escape(text)}</p>' for text in resource["advice"]]
     return "".join(parts)
 
@@ -94,8 +96,7 @@ def _chart(series: dict, unit: str) -> str:
         lines.append(f'<polyline fill="none" stroke="{COLOURS[kind]}" stroke-width="1.5"{dash} points="{points}"/>')
     axis = (f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH}" y2="{HEIGHT - PAD}" stroke="#a0aec0"/>'
             f'<text x="0" y="{PAD - 8}" font-size="11">{peak:,.0f} {unit}</text>'
-            f'<text x="{PAD}" y="{HEIGHT - 8}" font-size="11">0 s</text>'
-            f'<text x="{WIDTH - 40}" y="{HEIGHT - 8}" font-size="11">{length} s</text>')
+            + _ticks(length, PAD, WIDTH, HEIGHT - PAD))
     legend = "".join(f'<span style="color:{COLOURS[kind]}">&#9632; {kind}</span>' for kind in series)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" role="img">{axis}'
             + "".join(lines) + f'</svg><div class="legend">{legend}</div>')
@@ -119,8 +120,33 @@ def _heat(partitions: list) -> str:
             fill = "#c53030" if events else f"rgba(43,108,176,{min(1.0, 0.15 + share * 0.85):.2f})"
             rows.append(f'<rect x="{40 + column * cell:.1f}" y="{y}" width="{cell:.1f}" height="12" fill="{fill}"/>')
     height = len(partitions) * 14
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{40 + seconds * cell:.0f}" height="{height}" '
-            f'role="img">' + "".join(rows) + "</svg>")
+    legend = ('<div class="legend">a row a partition (#), a column a second; <span style="color:#2b6cb0">&#9632; '
+              "shaded by the busier direction's share of the partition's ceiling (1,000 WCU, 3,000 RCU), light to "
+              'full</span> <span style="color:#c53030">&#9632; a request throttled</span></div>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{40 + seconds * cell:.0f}" height="{height + 26}" '
+            f'role="img">' + "".join(rows) + _ticks(seconds, 40, 40 + seconds * cell, height + 2) + "</svg>" + legend)
+
+
+def _ticks(seconds: int, left: float, right: float, y: float) -> str:
+    """A time axis under a chart: 0, a quarter, half, three quarters and the end, in seconds or minutes."""
+    marks = []
+    for quarter in range(5):
+        at = round(seconds * quarter / 4)
+        x = left + (right - left) * quarter / 4
+        label = f"{at // 60:,} min" if seconds >= 600 and at % 60 == 0 else f"{at:,} s"
+        anchor = ("start", "middle", "middle", "middle", "end")[quarter]
+        marks.append(f'<line x1="{x:.1f}" y1="{y}" x2="{x:.1f}" y2="{y + 4}" stroke="#a0aec0"/>'
+                     f'<text x="{x:.1f}" y="{y + 16}" font-size="10" text-anchor="{anchor}">{label}</text>')
+    return "".join(marks)
+
+
+def _flat(series: dict) -> str:
+    """A sentence instead of a chart when nothing moves: a steady rate, all served."""
+    requested, served, throttled = series["requested"], series["served"], series["throttled"]
+    if not requested or any(throttled) or requested != served or len(set(requested[:-1])) > 1:
+        return ""
+    return (f"<p>a steady {requested[0]:,} requests a second for {len(requested):,} s, all served (no chart: "
+            "nothing moves)</p>")
 
 
 def _comparison(rows: list) -> str:

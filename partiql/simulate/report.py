@@ -26,6 +26,7 @@ from partiql.engine.throughput.report import advice
 
 from . import cost
 from .cost_advice import scaling_advice, unscaled_index_advice
+from .wording import verdict
 from .runner import FAILED, REQUESTED, SERVED, THROTTLED, Outcome
 
 
@@ -41,6 +42,7 @@ def report(outcome: Outcome) -> dict:
                                                for text in outcome.db.design_advice(table)]
                        + scaling_advice(found["autoscaling"])
                        + unscaled_index_advice(found["autoscaling"], found["resources"]) + found["cost"]["advice"])
+    found["verdict"] = verdict(found)
     return found
 
 
@@ -194,57 +196,3 @@ def _plain(value):
     if hasattr(value, "as_integer_ratio") and not isinstance(value, (int, float)):  # Decimal
         return int(value) if value == value.to_integral_value() else float(value)
     return value
-
-
-def scaling_lines(found: dict) -> list:
-    """Each auto-scaled target's capacity over the run, a line each: every change, when it was asked for and
-    when it took effect (the terminal and HTML reports)."""
-    lines = []
-    for target in found.get("autoscaling", []):
-        steps = " ".join(f"→ {step['units']:,} at {step['in_effect']:,.0f} s ({step['cause']}, asked at "
-                         f"{step['issued']:,.0f} s)" for step in target["timeline"][1:])
-        lines.append(f"autoscaling {target['target']} (min {target['min']:,}, max {target['max']:,}, target "
-                     f"{target['utilization']:g} %): {target['timeline'][0]['units']:,} {steps or '(no change)'}; "
-                     f"mean {target['mean_units']:,.0f}, max {target['max_units']:,}"
-                     + (f"; {target['refused_decreases']} scale-ins refused by the day's decrease quota"
-                        if target["refused_decreases"] else ""))
-    return lines
-
-
-def cost_lines(found: dict) -> list:
-    """The monthly cost as lines (the terminal and HTML reports): the mode that ran and its cost per served
-    request, the three modes, and each table's parts in the mode it ran."""
-    from .cost_advice import MODE_NAMES
-    from .prices import CLASS_NAMES
-
-    cost = found.get("cost")
-    if not cost:
-        return []
-    modes = cost["modes"]
-    ran = ", ".join(sorted({MODE_NAMES[mode] for mode in cost["ran_modes"].values()}))
-    served = sum(p["served"] for p in found["patterns"])
-    requested = sum(p["requested"] for p in found["patterns"])
-    share = f"{served / requested:.1%} served" if requested else "nothing requested"
-    each = "" if cost["per_million_served"] is None else f", ${cost['per_million_served']:,.2f} per million served"
-    lines = [f"cost a month in {cost['region']} (prices of {cost['prices_dated']}; the run's {cost['seconds']:,.0f} s "
-             f"taken to repeat for {cost['month_hours']:,g} hours): ${cost['ran']:,.2f} as it ran ({ran}; {share}{each})",
-             "  on demand ${:,.2f} · provisioned ${:,.2f}".format(modes["on_demand"], modes["provisioned"])
-             + ("" if modes["autoscaled"] is None else " · auto scaling ${:,.2f} (each hour at its maximum: ${:,.2f})"
-                .format(modes["autoscaled"], modes["autoscaled_bound"]))
-             + ("" if cost["free_tier"] is None else " (after the free tier)")]
-    for table in cost["tables"]:
-        parts = table["modes"][table["ran"]]
-        shown = ", ".join(f"{name} ${parts[part]:,.2f}" + (f" (GSIs ${parts['index_' + part]:,.2f})"
-                                                           if parts.get("index_" + part) else "")
-                          for part, name in (("reads", "reads"), ("writes", "writes"), ("storage", "storage"))
-                          if parts[part])
-        figures = table["class_figures"]
-        ratio = "" if figures is None else (f"; storage {figures['storage_over_throughput']:,.2f} × throughput "
-                                            f"(Standard-IA pays from {figures['break_even']:.2f})")
-        sized = [r for r in table["resources"] if r["sized"] != "declared"]
-        estimate = "" if not sized else ("; provisioned at " + ", ".join(
-            f"{r['provisioned'][0]:,} RCU / {r['provisioned'][1]:,} WCU" + (f" ({r['index']})" if r["index"] else "")
-            for r in sized) + f" ({sized[0]['sized']}: partitions not re-simulated)")
-        lines.append(f"  {table['table']} ({CLASS_NAMES[table['class']]}, {MODE_NAMES[table['ran']]}, "
-                     f"{table['storage_gb']:,.3f} GB): {shown or 'nothing'}{ratio}{estimate}")
-    return lines

@@ -43,7 +43,11 @@ def test_a_comparison_page_has_a_table_and_the_charts_of_each_design():
     cells = [td.text for td in root.iter(XHTML + "td")]
     assert "date as key" in cells and "date + shard" in cells
     charts = list(root.iter(SVG + "svg"))
-    assert len(charts) == 2 * (1 + 2)  # per design: the pattern's chart, the table's chart and its heat
+    # per design the table's chart and its heat; the pattern's chart where it throttles (date as key), a sentence
+    # where nothing moves (date + shard: a steady rate, all served)
+    assert len(charts) == 2 * 2 + 1
+    steady = [p.text for p in root.iter(XHTML + "p") if (p.text or "").startswith("a steady ")]
+    assert steady == ["a steady 1,500 requests a second for 5 s, all served (no chart: nothing moves)"]
     assert any(rect.get("fill") == "#c53030" for rect in root.iter(SVG + "rect"))  # throttles marked red
 
 
