@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--allow-scan", action="store_true",
                         help="full Scans are meant (else a pattern that is one makes the exit status 1; "
                         "scan = true says so for one pattern)")
+    parser.add_argument("--exact", action="store_true",
+                        help="replay every request of a run longer than an hour (by default its steady seconds are "
+                        "aggregated: the same throttles, minutes instead of hours)")
     parser.add_argument("--region", metavar="REGION", help="price the monthly cost in REGION (default: the file's "
                         "[cost] region, else us-east-1)")
     parser.add_argument("--model", metavar="FILE", help="a NoSQL Workbench model or an MCP server "
@@ -72,11 +75,11 @@ def main(argv: list) -> int:
         designs = [design_from_file(path) for path in args.design] or workload.designs
         if designs:
             outcomes = compare(workload, designs, duration=duration, seed=seed, database=args.database,
-                               allow_scan=args.allow_scan, progress=lambda design, done, total: progress.show(
+                               allow_scan=args.allow_scan, exact=args.exact or None, progress=lambda design, done, total: progress.show(
                                    f"simulating {design.name} {bar(int(done), int(total))} s of virtual time"))
         else:
             outcomes = [simulate(workload, duration=duration, seed=seed, database=args.database,
-                                 allow_scan=args.allow_scan, progress=lambda done, total: progress.show(
+                                 allow_scan=args.allow_scan, exact=args.exact or None, progress=lambda done, total: progress.show(
                                      f"simulating {bar(int(done), int(total))} s of virtual time"))]
     except (WorkloadError, OSError) as error:
         progress.clear()
@@ -166,7 +169,7 @@ def _render(found: dict, outcome, elapsed: float) -> str:
     name = found["workload"] if found.get("design") is None else f"{found['workload']}, design {found['design']}"
     head = (f"{name}: {found['ran']:,.0f} s of virtual time, {found['requests']:,} requests "
             f"(seed {found['seed']}), run in {elapsed:,.1f} s ({found['requests'] / max(elapsed, 1e-9):,.0f} "
-            "requests/s)" + (" -- interrupted" if found["interrupted"] else ""))
+            "requests/s)" + _aggregated(found) + (" -- interrupted" if found["interrupted"] else ""))
     lines = [head, "", found["verdict"], ""]
     for pattern in found["patterns"]:
         lines += _pattern(pattern)
@@ -178,6 +181,15 @@ def _render(found: dict, outcome, elapsed: float) -> str:
                                                        last=max(1, min(HEAT_SECONDS, int(found["ran"]) or 1)))
         lines += ["", _capacity(resource), heat.render(metrics, HEAT_SECONDS)]
     return "\n".join(lines)
+
+
+def _aggregated(found: dict) -> str:
+    """How much of the run was aggregated (steady seconds charged at once: replay.py), if any."""
+    aggregated = found.get("aggregated_seconds", 0)
+    if not aggregated:
+        return ""
+    return (f"; {aggregated:,} of {found['ran']:,.0f} s aggregated (steady seconds charged at once; the rest "
+            "replayed request by request, --exact for all)")
 
 
 def _pattern(pattern: dict) -> list:

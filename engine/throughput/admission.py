@@ -253,6 +253,27 @@ class Throughput:
         (``charge``). A refusal is counted (and warned of in ``report`` mode, where the
         caller serves the request anyway, charging nothing; ``enforcing`` tells).
         """
+        refusal = self._first_refusal(draws, reading)
+        if refusal is not None:
+            self._refused(refusal)
+            return refusal
+        if not reading:
+            self.charge(draws)
+        return None
+
+    def charge_second(self, draws: list) -> bool:
+        """A whole second's consumption at once (the simulator's aggregated seconds): charged when every draw
+        fits as one write asking all of it would — stricter than the requests one by one, so never admitting
+        what they would not — and True; else nothing is charged, no throttle counted, and False (the caller
+        replays the second request by request)."""
+        if self._first_refusal(draws, reading=False) is not None:
+            return False
+        self.charge(draws)
+        return True
+
+    def _first_refusal(self, draws: list, reading: bool) -> Refusal | None:
+        """The refusal of the first draw that does not fit, with what the earlier draws already ask of the same
+        bucket; None when all fit. Nothing is charged or counted."""
         now = self.clock()
         second = math.floor(now)
         pending: dict = {}  # id(side or lane) -> units this request already asks of it
@@ -266,10 +287,7 @@ class Throughput:
             on_lane = pending[id(lane)] = pending.get(id(lane), 0.0) + draw.units
             refusal = _refusal(draw, partition, meter, on_side, on_lane, reading, now)
             if refusal is not None:
-                self._refused(refusal)
                 return refusal
-        if not reading:
-            self.charge(draws)
         return None
 
     def charge(self, draws: list) -> None:

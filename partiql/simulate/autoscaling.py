@@ -197,8 +197,9 @@ class Scaler:
     minute boundary, evaluation in a fixed order (the table read, write, then its GSIs by name), changes
     applied with UpdateTable when they take effect."""
 
-    def __init__(self, db, scalings: list, source: str):
-        self.db = db
+    def __init__(self, db, scalings: list, source: str, ledger):
+        self.db, self.ledger = db, ledger
+        self.changed = -math.inf  # when a change last took effect (the replay settles after one)
         self.targets = []  # (table, index, direction, Target), in the evaluation order
         for scaling in sorted(scalings, key=lambda s: (s.table, s.index or "", ORDER[s.dimension])):
             units = self._provisioned(scaling, source)
@@ -244,28 +245,19 @@ class Scaler:
                 table, index, direction, target = self.targets[due[1]]
                 target.take_effect()
                 self._apply(table, index, direction, target.units)
+                self.changed = due[0]
             else:
                 self._evaluate(self.boundary)
                 self.boundary += 60
 
     def _evaluate(self, now: float) -> None:
         minute = int((now - LAG) // 60) - 1
-        consumed = {}  # (table, index) -> the minute's (read, write) units: one metrics read a resource
-        for table, index, direction, target in self.targets:
-            if (table, index) not in consumed:
-                consumed[table, index] = self._consumed(table, index, minute, now)
-            target.points[minute] = consumed[table, index][direction]
+        for table, index, direction, target in self.targets:  # (the ledger read each resource's minute once)
+            target.points[minute] = self.ledger.minute((table, index), minute)[direction]
         busy = {table for table, _, _, target in self.targets if target.pending}
         for table, index, direction, target in self.targets:
             if table not in busy and target.evaluate(now) is not None:
                 busy.add(table)
-
-    def _consumed(self, table: str, index: str | None, minute: int, now: float) -> tuple:
-        last = min(3600, max(1, int(now) - 60 * minute + 1))
-        found = self.db.metrics(table, index, last=last)
-        seconds = [units for second, units in zip(found.seconds, found.consumed)
-                   if 60 * minute <= second < 60 * minute + 60]
-        return sum(units[0] for units in seconds), sum(units[1] for units in seconds)
 
     def _apply(self, table: str, index: str | None, direction: int, units: int) -> None:
         current = list(self._provisioned_of(table, index))

@@ -55,8 +55,8 @@ class Usage:
 
 
 def usages(db, found: dict, settings: CostSettings) -> list:
-    """A ``Usage`` per resource of ``found`` (the report), with the storage ``db`` holds at the end of the run
-    scaled to the sizes ``settings`` declares."""
+    """A ``Usage`` per resource of ``found`` (the report: its whole run, minute by minute), with the storage
+    ``db`` holds at the end of the run scaled to the sizes ``settings`` declares."""
     scaled = {}
     for target in found.get("autoscaling", []):
         scaled.setdefault((target["table"], target["index"]), {})[DIRECTIONS.index(target["dimension"])] = (
@@ -65,20 +65,22 @@ def usages(db, found: dict, settings: CostSettings) -> list:
     for resource in found["resources"]:
         table, index = resource["table"], resource["index"]
         entries, size = _storage(db, settings, table, index)
-        seconds = resource["consumed_per_second"]
-        out.append(Usage(table, index, tuple(sum(second[d] for second in seconds) for d in (0, 1)), _peak(seconds),
+        minutes = resource["per_minute"]
+        out.append(Usage(table, index, tuple(sum(minute[d] for minute in minutes) for d in (0, 1)),
+                         _peak(minutes, found["ran"]),
                          None if resource["provisioned"] is None else tuple(resource["provisioned"]),
                          entries, size, scaled.get((table, index), {})))
     return out
 
 
-def _peak(seconds: list) -> tuple:
+def _peak(minutes: list, seconds: float) -> tuple:
     """The busiest minute's mean units a second, read and write (a last minute cut short: over its seconds)."""
     best = [0.0, 0.0]
-    for start in range(0, len(seconds), 60):
-        minute = seconds[start:start + 60]
-        for d in (0, 1):
-            best[d] = max(best[d], sum(second[d] for second in minute) / len(minute))
+    for number, minute in enumerate(minutes):
+        length = min(60.0, seconds - 60 * number)
+        if length > 0:
+            for d in (0, 1):
+                best[d] = max(best[d], minute[d] / length)
     return tuple(best)
 
 

@@ -51,6 +51,10 @@ class Generator:
     def draw(self, rng, now: float):
         raise NotImplementedError
 
+    def skip(self, count: int) -> None:
+        """Move past ``count`` draws without making them (an aggregated second's requests): only a generator
+        with a state of its own (a sequence) has anything to do."""
+
 
 class Constant(Generator):
     def __init__(self, value):
@@ -69,6 +73,9 @@ class Sequence(Generator):
         n = self.next
         self.next = n + 1
         return n if self.template is None else self.template.format(n)
+
+    def skip(self, count: int) -> None:
+        self.next += count
 
 
 class Choice(Generator):
@@ -125,6 +132,10 @@ class Format(Generator):
 
     def draw(self, rng, now):
         return self.template.format(*(arg.draw(rng, now) for arg in self.args))
+
+    def skip(self, count: int) -> None:
+        for arg in self.args:
+            arg.skip(count)
 
 
 class SeededValue(Generator):

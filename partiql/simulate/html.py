@@ -47,6 +47,8 @@ def _report(found: dict, level: int) -> str:
     name = found["workload"] + (f", design {found['design']}" if found.get("design") else "")
     parts = [f"<h{level}>{escape(name)}</h{level}>", f'<p class="verdict">{escape(found["verdict"])}</p>',
              f"<p>{found['ran']:,.0f} s of virtual time, {found['requests']:,} requests, seed {found['seed']}"
+             + (f" ({found['aggregated_seconds']:,} s aggregated: steady seconds charged at once)"
+                if found.get("aggregated_seconds") else "")
              + (" (interrupted)" if found["interrupted"] else "") + "</p>"]
     parts += [f'<p class="advice">{escape(text)}</p>' for text in found["advice"]]
     parts += [f"<p>{escape(text)}</p>" for text in scaling_lines(found)]

@@ -71,7 +71,9 @@ def _report(outcome: Outcome) -> dict:
         "interrupted": outcome.interrupted,
         "patterns": [dict(_pattern(stats, seconds), **planned.as_data())
                      for stats, planned in zip(outcome.patterns, outcome.planned)],
-        "resources": [_resource(outcome.db, table, index, seconds)
+        "aggregated_seconds": outcome.aggregated,
+        "resources": [dict(_resource(outcome.db, table, index, seconds),
+                           per_minute=outcome.ledger.minutes[table, index] if outcome.ledger else [])
                       for table in outcome.db.table_names() for index in _indexes(outcome.db, table)],
         "autoscaling": [] if outcome.scaler is None else outcome.scaler.as_data(outcome.ran),
     }

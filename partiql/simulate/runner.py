@@ -18,7 +18,6 @@ the outcome says what ran.
 from __future__ import annotations
 
 import copy
-import heapq
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,7 +34,9 @@ from .errors import WorkloadError
 from .autoscaling import Scaler
 from .generators import SeededValue
 from .item_requests import consumed as item_consumed
+from .ledger import Ledger
 from .planned import plan_patterns
+from .replay import AGGREGATE_AFTER, Replay
 from .workload import Design, Workload
 
 
@@ -66,17 +67,22 @@ class Outcome:
     interrupted: bool = False
     planned: list = field(default_factory=list)  # planned.Planned per pattern: access path, full Scans
     scaler: object = None  # autoscaling.Scaler: the workload's auto-scaled targets, their timelines
+    ledger: object = None  # ledger.Ledger: each resource's consumption minute by minute, the whole run
+    aggregated: int = 0    # seconds aggregated (replay.py), not replayed request by request
 
 
 REQUESTED, SERVED, THROTTLED, FAILED = range(4)
 
 
 def simulate(workload: Workload, *, duration: float | None = None, seed: int | None = None,
-             progress=None, design: Design | None = None, database=None, allow_scan: bool = False) -> Outcome:
+             progress=None, design: Design | None = None, database=None, allow_scan: bool = False,
+             exact: bool | None = None) -> Outcome:
     """Run ``workload`` (``duration`` / ``seed`` override the file's; ``design`` replaces its tables and
     changes its patterns; ``database``, a database file, lends its tables and items, read from a snapshot
     and never written) and return its ``Outcome``. Every pattern is planned first (``planned``): one that
-    cannot run is a WorkloadError before the clock starts; ``allow_scan`` means its full Scans."""
+    cannot run is a WorkloadError before the clock starts; ``allow_scan`` means its full Scans. A run longer
+    than an hour aggregates its steady seconds (``replay``) unless ``exact``; ``exact=False`` aggregates a
+    shorter one too."""
     if design is not None:
         workload = workload.with_design(design)
     workload = copy.deepcopy(workload)  # why: generators keep state (a sequence's next value); each run starts anew
@@ -86,57 +92,37 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     db = partiql.connect(throughput="off", clock=clock)  # building and seeding are not charged
     _build(db, workload, random.Random(seed), database)
     planned = plan_patterns(db, workload, allow_scan)
-    scaler = Scaler(db, workload.autoscaling, workload.source) if workload.autoscaling else None
+    ledger = Ledger(db, [(table, index) for table in db.table_names()
+                         for index in [None] + [gsi.name for gsi in db.engine.table(table).spec.gsis]])
+    scaler = Scaler(db, workload.autoscaling, workload.source, ledger) if workload.autoscaling else None
     db.engine.throughput.mode = "enforce"
     stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
              for p in workload.patterns]
-    rngs = [random.Random(f"{seed}/{n}") for n in range(len(workload.patterns))]
-    queue = _schedule(workload.patterns, duration)
-    requests, now, reported = 0, 0.0, 0
+    long = duration > AGGREGATE_AFTER
+    replay = Replay(db, clock, workload, stats, _send, seed=seed, scaler=scaler, ledger=ledger,
+                    aggregate=long if exact is None else not exact, per_second=long or exact is False)
     try:
-        while queue:
-            now, n, times = queue[0]
-            clock.set(now)
-            if scaler is not None:
-                scaler.advance(now)
-            _send(db, workload.patterns[n], rngs[n], now, stats[n].seconds[int(now)], stats[n])
-            requests += 1
-            following = next(times, None)
-            if following is None:
-                heapq.heappop(queue)
-            else:
-                heapq.heapreplace(queue, (following, n, times))
-            if progress is not None and int(now) > reported:
-                reported = int(now)
-                progress(reported, duration)
+        replay.run(duration, progress)
     except KeyboardInterrupt:
-        return Outcome(workload, db, stats, now, requests, interrupted=True, planned=planned, scaler=scaler)
+        ledger.close(replay.now)
+        return Outcome(workload, db, stats, replay.now, replay.requests, interrupted=True, planned=planned,
+                       scaler=scaler, ledger=ledger, aggregated=replay.aggregated)
+    ledger.close(duration)
     # why the clock stays at the last request: the metrics' window ends at the clock's second, and
     # moving it to ``duration`` would push the first second out of a window of ``duration`` seconds
-    return Outcome(workload, db, stats, duration, requests, planned=planned, scaler=scaler)
-
-
-def _schedule(patterns: list, duration: float) -> list:
-    """A heap of (next send time, pattern number, its later send times): the patterns interleaved."""
-    queue = []
-    for n, pattern in enumerate(patterns):
-        times = pattern.rate.times(duration)
-        first = next(times, None)
-        if first is not None:
-            queue.append((first, n, times))
-    heapq.heapify(queue)
-    return queue
+    return Outcome(workload, db, stats, duration, replay.requests, planned=planned, scaler=scaler, ledger=ledger,
+                   aggregated=replay.aggregated)
 
 
 def compare(workload: Workload, designs: list, *, duration: float | None = None, seed: int | None = None,
-            progress=None, database=None, allow_scan: bool = False) -> list:
+            progress=None, database=None, allow_scan: bool = False, exact: bool | None = None) -> list:
     """The same traffic against each of ``designs``: their ``Outcome`` s, in order (Ctrl-C ends the
     design running, reported as interrupted, and the comparison with it)."""
     outcomes = []
     for design in designs:
         shown = None if progress is None else (lambda done, total, d=design: progress(d, done, total))
         outcomes.append(simulate(workload, duration=duration, seed=seed, design=design, database=database,
-                                 progress=shown, allow_scan=allow_scan))
+                                 progress=shown, allow_scan=allow_scan, exact=exact))
         if outcomes[-1].interrupted:
             break
     return outcomes

@@ -40,7 +40,7 @@ from .expected import Expect, parse_expect
 from .item_requests import ItemRequest, parse_request
 from .numbers import MAX_SEED_ITEMS, number, whole
 
-MAX_DURATION = 3600  # the throughput model keeps an hour of seconds: a report covers all of them
+MAX_DURATION = 7 * 86_400  # a week: auto scaling's daily decrease quota and a bill need days (replay.py aggregates)
 TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices", "autoscaling", "cost")
 SCALING = ("table", "dimension", "min", "max", "target")
 SCALING_OPTIONS = ("index", "scale_in_cooldown", "scale_out_cooldown", "disable_scale_in")
@@ -253,7 +253,7 @@ def design_from_file(path) -> Design:
 
 def check_duration(value, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_DURATION:
-        raise WorkloadError(f"{where} takes seconds from 1 to {MAX_DURATION}, not {value!r}")
+        raise WorkloadError(f"{where} takes seconds from 1 to {MAX_DURATION:,} (a week), not {value!r}")
     return float(value)
 
 

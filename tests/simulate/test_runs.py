@@ -124,7 +124,7 @@ def test_the_cli_prints_the_report_and_json():
     assert "advice: key 'CandidateA'" in done.stdout
     done = subprocess.run([sys.executable, "-m", "partiql.shell", "simulate", str(EXAMPLES / "votes.toml"),
                            "--duration", "0"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1 and "--duration takes seconds from 1 to 3600, not 0.0" in done.stderr
+    assert done.returncode == 1 and "--duration takes seconds from 1 to 604,800 (a week), not 0.0" in done.stderr
 
 
 def test_a_database_lends_its_tables_and_items_and_is_never_written(tmp_path):
