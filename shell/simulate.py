@@ -174,13 +174,27 @@ def _render(found: dict, outcome, elapsed: float) -> str:
     for pattern in found["patterns"]:
         lines += _pattern(pattern)
     lines += [f"advice: {text}" for text in found["advice"]]
-    lines += scaling_lines(found)
+    for text, target in zip(scaling_lines(found), found.get("autoscaling", [])):
+        lines += [text, _utilization(target)]
     lines += ["", *cost_lines(found)]
     for resource in found["resources"]:
         metrics = outcome.db.engine.throughput.metrics(resource["table"], resource["index"],
                                                        last=max(1, min(HEAT_SECONDS, int(found["ran"]) or 1)))
         lines += ["", _capacity(resource), heat.render(metrics, HEAT_SECONDS)]
     return "\n".join(lines)
+
+
+def _utilization(target: dict) -> str:
+    """A target's consumption over its capacity, minute by minute (at most ``STRIP`` columns), ``!`` past it."""
+    minutes = target["per_minute"]
+    width = max(1, -(-len(minutes) // STRIP))
+    cells = []
+    for at in range(0, len(minutes), width):
+        chunk = minutes[at:at + width]
+        share = max(consumed / 60 / units for _, units, consumed in chunk)
+        cells.append("!" if share > 1 else heat.SHADES[min(len(heat.SHADES) - 1, round(share * (len(heat.SHADES) - 1)))])
+    return (f"  consumed / capacity, a column {'a minute' if width == 1 else f'per {width:,} min'} |{''.join(cells)}|"
+            " (! past it: burst, then throttles)")
 
 
 def _aggregated(found: dict) -> str:

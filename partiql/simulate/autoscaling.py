@@ -159,13 +159,15 @@ class Target:
         """The capacity in effect at ``moment``."""
         return [units for _, effect, units, _cause in self.timeline if effect <= moment][-1]
 
-    def as_data(self, until: float) -> dict:
+    def as_data(self, until: float, consumed: list) -> dict:
+        """The target's settings, changes and capacity; ``per_minute`` pairs each minute's capacity with what it
+        consumed (``consumed``: every minute of the run, the ledger's)."""
         policy = self.policy
         return {"target": self.name, "min": policy.min, "max": policy.max, "utilization": policy.target,
                 "timeline": [{"issued": issued, "in_effect": effect, "units": units, "cause": cause}
                              for issued, effect, units, cause in self.timeline],
-                "per_minute": [[minute, self.units_at(60 * minute), round(self.points[minute], 1)]
-                               for minute in sorted(self.points)],  # (minute, provisioned, consumed units)
+                "per_minute": [[minute, self.units_at(60 * minute), round(units, 1)]
+                               for minute, units in enumerate(consumed)],  # (minute, provisioned, consumed units)
                 "decreases": len(self.decreases), "refused_decreases": len(self.refused),
                 "mean_units": round(self.mean_units(until), 2),
                 "hourly_max_units": round(self.hourly_max_units(until), 2),
@@ -270,5 +272,6 @@ class Scaler:
                 {"Update": {"IndexName": index, "ProvisionedThroughput": throughput}}])
 
     def as_data(self, until: float) -> list:
-        return [dict(target.as_data(until), table=table, index=index, dimension=DIMENSIONS[direction])
+        return [dict(target.as_data(until, [row[direction] for row in self.ledger.minutes[table, index]]),
+                     table=table, index=index, dimension=DIMENSIONS[direction])
                 for table, index, direction, target in self.targets]

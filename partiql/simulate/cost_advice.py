@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from .prices import CLASS_NAMES, CLASSES, INFREQUENT, STANDARD, price
+from .prices import CLASS_NAMES, CLASSES, INFREQUENT, STANDARD, STREAM_FREE_READS, STREAM_READS_PER_100K, price
 
 WORTH = 0.05        # share of a month's cost a change must save to be advised
 WORTH_DOLLARS = 1.0  # and dollars a month (AWS's class optimizer waits for $50; a few cents are noise, not advice)
@@ -120,3 +120,10 @@ def unscaled_index_advice(targets: list, resources: list) -> list:
             "table's writes grow, the index's fixed capacity refuses them (back-pressure); give it the same policy"
             for resource in resources if resource["index"] is not None and resource["provisioned"] is not None
             and (resource["table"], None) in scaled and (resource["table"], resource["index"]) not in scaled]
+
+
+def stream_note(table: str) -> str:
+    """What the cost leaves out of a table with a stream: its readers are not simulated."""
+    return (f"{table} has a stream: its readers' GetRecords calls are not simulated (a Lambda trigger's are free; "
+            f"other readers pay ${STREAM_READS_PER_100K} per 100,000 past {STREAM_FREE_READS / 1e6:g} M a month, "
+            "us-east-1)")

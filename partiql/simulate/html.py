@@ -51,7 +51,8 @@ def _report(found: dict, level: int) -> str:
                 if found.get("aggregated_seconds") else "")
              + (" (interrupted)" if found["interrupted"] else "") + "</p>"]
     parts += [f'<p class="advice">{escape(text)}</p>' for text in found["advice"]]
-    parts += [f"<p>{escape(text)}</p>" for text in scaling_lines(found)]
+    for text, target in zip(scaling_lines(found), found.get("autoscaling", [])):
+        parts.append(f"<p>{escape(text)}</p>" + _scaling_chart(target))
     parts += [f"<p>{escape(text)}</p>" for text in cost_lines(found)]
     for pattern in found["patterns"]:
         parts.append(f"<h{level + 1}>{escape(pattern['name'])}: {pattern['served']:,} of {pattern['requested']:,} "
@@ -85,8 +86,9 @@ def _resource(resource: dict, level: int) -> str:
     return "".join(parts)
 
 
-def _chart(series: dict, unit: str) -> str:
-    """Lines over the seconds, one per series, with a legend and the peak as the scale."""
+def _chart(series: dict, unit: str, every: int = 1) -> str:
+    """Lines over time, one per series (a point every ``every`` seconds), with a legend, a time axis and the peak
+    as the scale."""
     length = max((len(values) for values in series.values()), default=0)
     peak = max((max(values, default=0) for values in series.values()), default=0) or 1
     step = (WIDTH - PAD) / max(1, length - 1)
@@ -98,10 +100,20 @@ def _chart(series: dict, unit: str) -> str:
         lines.append(f'<polyline fill="none" stroke="{COLOURS[kind]}" stroke-width="1.5"{dash} points="{points}"/>')
     axis = (f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH}" y2="{HEIGHT - PAD}" stroke="#a0aec0"/>'
             f'<text x="0" y="{PAD - 8}" font-size="11">{peak:,.0f} {unit}</text>'
-            + _ticks(length, PAD, WIDTH, HEIGHT - PAD))
+            + _ticks(length * every, PAD, WIDTH, HEIGHT - PAD))
     legend = "".join(f'<span style="color:{COLOURS[kind]}">&#9632; {kind}</span>' for kind in series)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" role="img">{axis}'
             + "".join(lines) + f'</svg><div class="legend">{legend}</div>')
+
+
+def _scaling_chart(target: dict) -> str:
+    """An auto-scaled target minute by minute: its capacity against what it consumed (units a second)."""
+    minutes = target["per_minute"]
+    if len(minutes) < 2:
+        return ""
+    series = {target["dimension"]: [consumed / 60 for _, _, consumed in minutes],
+              "provisioned": [units for _, units, _ in minutes]}
+    return _chart(series, "units a second (a point a minute)", every=60)
 
 
 def _heat(partitions: list) -> str:

@@ -49,6 +49,7 @@ REGIONS = tuple(_TABLE)
 
 # Streams: GetRecords beyond the free 2.5 M a month, us-east-1 (2023 copy of the pricing page); not simulated.
 STREAM_READS_PER_100K = 0.02
+STREAM_FREE_READS = 2_500_000  # a month, per account and region
 
 
 def price(region: str, table_class: str = STANDARD) -> Price:

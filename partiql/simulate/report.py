@@ -25,7 +25,7 @@ from __future__ import annotations
 from partiql.engine.throughput.report import advice
 
 from . import cost
-from .cost_advice import scaling_advice, unscaled_index_advice
+from .cost_advice import scaling_advice, stream_note, unscaled_index_advice
 from .wording import verdict
 from .runner import FAILED, REQUESTED, SERVED, THROTTLED, Outcome
 
@@ -38,6 +38,8 @@ def report(outcome: Outcome) -> dict:
     found["cost"] = cost.monthly(cost.usages(outcome.db, found, settings), settings, outcome.ran,
                                  cost.demand(found, {p["name"]: p["table"] for p in found["patterns"]}),
                                  outcome.workload.prices, sum(p["served"] for p in found["patterns"]))
+    found["cost"]["notes"] = [stream_note(table) for table in outcome.db.table_names()
+                              if outcome.db.engine.table(table).spec.stream_view_type]
     found["advice"] = (design_advice(found) + [text for table in outcome.db.table_names()
                                                for text in outcome.db.design_advice(table)]
                        + scaling_advice(found["autoscaling"])

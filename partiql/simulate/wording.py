@@ -40,6 +40,7 @@ def cost_lines(found: dict) -> list:
              + ("" if modes["autoscaled"] is None else " · auto scaling ${:,.2f} (each hour at its maximum: ${:,.2f})"
                 .format(modes["autoscaled"], modes["autoscaled_bound"]))
              + ("" if cost["free_tier"] is None else " (after the free tier)")]
+    lines += [f"  note: {note}" for note in cost.get("notes", [])]
     for table in cost["tables"]:
         parts = table["modes"][table["ran"]]
         shown = ", ".join(f"{name} ${parts[part]:,.2f}" + (f" (GSIs ${parts['index_' + part]:,.2f})"

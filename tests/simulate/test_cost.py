@@ -234,3 +234,10 @@ def test_a_gsi_left_without_a_write_policy_under_a_scaled_table_is_named():
     (advice,) = unscaled_index_advice([_target()], resources)
     assert advice.startswith("autoscaling Orders write: its index ByStatus has no write policy")
     assert unscaled_index_advice([_target(), _target(index="ByStatus")], resources) == []
+
+
+def test_a_table_with_a_stream_says_its_readers_are_not_priced():
+    text = STEADY.format(duration=2, cost="").replace("PROJECTING KEYS ONLY)", "PROJECTING KEYS ONLY)\n STREAM NEW_IMAGE")
+    (note,) = _cost(text)["cost"]["notes"]
+    assert note.startswith("Orders has a stream: its readers' GetRecords calls are not simulated")
+    assert "$0.02 per 100,000 past 2.5 M a month" in note

@@ -52,3 +52,18 @@ rate = 1
 """
     found = report(simulate(parse(text, "w.toml")))
     assert found["verdict"].startswith("Serves all 255 requests. everything is a full Scan, not declared. Costs $")
+
+
+def test_an_auto_scaled_target_is_drawn_minute_by_minute_in_both_reports():
+    from partiql.simulate.html import page
+
+    text = THIN.format(duration=600) + ('[[autoscaling]]\ntable = "Thin"\ndimension = "write"\nmin = 1\nmax = 100\n'
+                                        'target = 70\n')
+    outcome = simulate(parse(text, "w.toml"))
+    found = report(outcome)
+    (line,) = [line for line in render(found, outcome, 1.0).splitlines() if "consumed / capacity" in line]
+    strip = re.search(r"\|(.*)\|", line).group(1)
+    assert len(strip) == 10 and "a column a minute" in line and "!" in strip  # (50 writes/s on 1 WCU: past it)
+    assert strip[-1] != "!"  # (scaled out by the end)
+    html = page(found)
+    assert "units a second (a point a minute)" in html and "10 min" in html
