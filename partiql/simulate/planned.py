@@ -99,7 +99,7 @@ def _request(db, pattern, params: list, source: str, allow_scan: bool) -> Planne
         near = nearest_name(table, tables)
         raise WorkloadError(f"{said}: no table {table}" + (f" (did you mean {near}?)" if near else ""))
     index = request.body.get("IndexName")
-    if table is not None and index is not None:
+    if table is not None and isinstance(index, str):  # (one of another type: DynamoDB's answer, counted)
         names = [i.name for i in db.engine.table(table).spec.indexes]
         if index not in names:
             near = nearest_name(index, names)
