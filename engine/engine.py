@@ -46,6 +46,7 @@ class Engine(Transactions):
         # Partition throughput (spec throughput.md): "off", "report" or "enforce".
         self.throughput = Throughput(self, throughput, adaptive_capacity)
         self.epoch = Epoch(self.clock)  # epoch seconds on that clock
+        self.realism = None  # realism.Realism: production behaviours switched on (None: off, the default)
         self.region = region
         self.account = account
         self.tables: dict[str, Table] = {}

@@ -31,7 +31,7 @@ MEMORY = ":memory:"
 def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",
             limits: Limits | None = None, throughput: str = "report", adaptive_capacity: bool = True,
             clock=None, scan_policy: str | None = None, read_only: bool = False, endpoint_url: str | None = None,
-            region: str | None = None, profile: str | None = None):
+            region: str | None = None, profile: str | None = None, realism=None):
     """Open a database: in memory (``path`` None, or ``":memory:"`` as SQLite spells it) or a
     durable single file.
 
@@ -59,6 +59,9 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     zero-argument callable returning seconds, e.g. ``VirtualClock``) is the
     time throughput, TTL and streams run on.
 
+    ``realism`` switches production behaviours on (off by default): a preset name, a TOML file or a dict
+    (``partiql.engine.realism``: scripted faults, each logged as injected, on a seeded generator).
+
     ``scan_policy`` is what a full Scan does on this connection (see
     ``Connection.scan_policy``; default "allow"); it belongs to the connection,
     not to the file.
@@ -82,6 +85,9 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     scan_policy = scan_policy or "allow"
     check_switches(throughput, adaptive_capacity)  # before a file is opened
     _check_scan_policy(scan_policy)
+    from .engine.realism import realism_from
+
+    realism = realism_from(realism)  # (before a file is opened: a mistake there opens nothing)
     resolve_clock(clock)
     if read_only and path is None:
         raise ValueError("read_only takes a database file: an in-memory database is always writable")
@@ -93,8 +99,10 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
             raise
         return _through_server(error, os.fspath(path), scan_policy, read_only)
     try:
-        return Connection(Engine(limits, storage=storage, clock=clock, throughput=throughput,
-                                 adaptive_capacity=adaptive_capacity), scan_policy)
+        engine = Engine(limits, storage=storage, clock=clock, throughput=throughput,
+                        adaptive_capacity=adaptive_capacity)
+        engine.realism = realism
+        return Connection(engine, scan_policy)
     except BaseException:
         if storage is not None:
             storage.close()
@@ -180,7 +188,7 @@ class Connection(ConnectionBase):
         with its request; DynamoDB's response."""
         from partiql.engine.requests import OPERATIONS
         self._check_open()
-        return OPERATIONS[operation](self.engine, request)
+        return OPERATIONS.call(self.engine, operation, request)
 
     def table_names(self) -> list[str]:
         return self.engine.table_names()

@@ -92,12 +92,11 @@ class Client:
         raise cls(response, operation) from error
 
     def _operation(self, operation: str):
-        handler = OPERATIONS[operation]
         values = carries_values(operation)
 
         def call(**request):
             try:
-                response = handler(self.engine, convert(request, _from_boto) if values else request)
+                response = OPERATIONS.call(self.engine, operation, convert(request, _from_boto) if values else request)
             except DynamoDBError as error:
                 self._raise(error, operation)
             return convert(response, _to_boto) if values else response

@@ -97,6 +97,8 @@ class StatementRunner:
             raise ValidationException(f"1 validation error detected: Value '{limit}' at 'limit' failed to "
                                       "satisfy constraint: Member must have value greater than or equal to 1")
         template = self.template(text, params, shell)
+        if self.engine.realism is not None:
+            self.engine.realism.statement(self.engine, "ExecuteStatement", getattr(template, "table", None))
         run = _RUNNERS[type(template)]
         with self.engine.throughput.collecting() as throttles:  # report mode's warnings (throughput.md §1)
             result = run(self, text, template, params, limit=limit, next_token=next_token,
@@ -125,7 +127,7 @@ class StatementRunner:
 
     def _table(self, text, template: TableTemplate, params, **_) -> Result:
         try:
-            response = OPERATIONS[template.operation](self.engine, template.request)
+            response = OPERATIONS.call(self.engine, template.operation, template.request)
         except DynamoDBError as error:
             if template.if_exists and _ignorable(template.operation, error):
                 return Result(message=f"{template.operation}: nothing to do ({error.message})",
@@ -174,6 +176,9 @@ class StatementRunner:
         _check_length("statements", statements, MAX_BATCH)
         _check_payload(check_batch_statement, "Statements", statements)
         planned = [self._batch_plan(text, params) for text, params in statements]
+        if self.engine.realism is not None:
+            self.engine.realism.statement(self.engine, "BatchExecuteStatement", next(
+                (getattr(p, "table", None) for p in planned if not isinstance(p, DynamoDBError)), None))
         kinds = {_kind(entry) for entry in planned if not isinstance(entry, DynamoDBError)}
         if len(kinds) > 1:
             raise ValidationException("Read and write requests together in the same batch is not supported.")
@@ -238,6 +243,9 @@ class StatementRunner:
         _check_length("transactStatements", statements, MAX_TRANSACTION)
         _check_payload(check_transaction, "TransactStatements", statements)
         templates = [self._transaction_plan(i, text, params) for i, (text, params) in enumerate(statements)]
+        if self.engine.realism is not None:
+            self.engine.realism.statement(self.engine, "ExecuteTransaction", next(
+                (getattr(t, "table", None) for t in templates if not isinstance(t, DynamoDBError)), None))
         reads = [isinstance(parse_dml(text), ast.Select) for text, _ in statements]
         if any(reads) and not all(reads):
             raise ValidationException(

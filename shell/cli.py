@@ -67,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "enforce (throttle as DynamoDB does) or off")
     parser.add_argument("--classic-partitions", action="store_true",
                         help="split provisioned throughput evenly over partitions (no adaptive capacity)")
+    parser.add_argument("--realism", metavar="FILE|PRESET",
+                        help="production behaviours: scripted faults from a TOML file (default: off)")
     parser.add_argument("--endpoint-url", metavar="URL",
                         help="run on the DynamoDB at URL (partiql serve, DynamoDB Local, any endpoint)")
     parser.add_argument("--region", help="run on real DynamoDB in REGION (the usual AWS credential chain)")
@@ -145,6 +147,9 @@ def _connect(args) -> partiql.Connection:
     if _remote(args):
         if args.database is not None:
             raise ConfigError("give a DATABASE file or an endpoint (--endpoint-url, --region, --profile), not both")
+        if args.realism is not None:
+            raise ConfigError("--realism runs on a local database: an endpoint has its own behaviour (partiql serve "
+                              "--realism FILE injects faults for its clients)")
         return partiql.connect(endpoint_url=args.endpoint_url, region=args.region, profile=args.profile,
                                read_only=args.read_only)
     options = _local_options(args)
@@ -167,7 +172,7 @@ def _connect(args) -> partiql.Connection:
 
 
 def _local_options(args) -> dict:
-    return dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions)
+    return dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions, realism=args.realism)
 
 
 def _run(db, settings, args) -> int:

@@ -266,6 +266,29 @@ def _throughput(session, argument: str) -> None:
     session.notice(f"throughput: {model.mode} ({split})")
 
 
+@command(".faults", "[FILE|off]", "show the scripted faults (issue 33's realism) and how many each injected; "
+         "FILE switches a TOML file's on, off switches them off")
+def _faults(session, argument: str) -> None:
+    local_only(session, ".faults")
+    from partiql.engine.realism import RealismError, realism_from
+
+    engine = session.db.engine
+    if argument:
+        try:
+            engine.realism = realism_from(argument.strip())
+        except RealismError as error:
+            raise ShellError(str(error)) from None
+    realism = engine.realism
+    if realism is None or not realism.rules:
+        session.notice("faults: off (.faults FILE, or --realism FILE, switches scripted faults on)")
+        return
+    last = realism.injected[-1] if realism.injected else None
+    session.notice(f"faults from {realism.source} (seed {realism.seed}), {len(realism.injected):,} injected"
+                   + (f", the last {last.fault} into {last.operation}" if last else "") + ":")
+    for line in realism.describe():
+        session.notice(f"  {line}")
+
+
 @command(".heat", "TABLE [INDEX]", "a table's (or GSI's) partitions over the last seconds: load against their "
          "ceilings, throttles, top keys, advice (a local or served file)", argument="table")
 def _heat(session, argument: str) -> None:

@@ -48,5 +48,13 @@ class _Operations(Mapping):
     def __len__(self) -> int:
         return len(self._routes)
 
+    def call(self, engine, operation: str, request: dict) -> dict:
+        """Run ``operation`` on ``engine``: the one way a request reaches its handler, asking the engine's
+        realism first (issue 33; off, it costs this one attribute test)."""
+        handler = self._loaded.get(operation) or self[operation]
+        if engine.realism is None:
+            return handler(engine, request)
+        return engine.realism.call(engine, operation, request, handler)
+
 
 OPERATIONS = _Operations(ROUTES)

@@ -29,12 +29,12 @@ _UNPREFIXED_START = ("Input collection", "One or more parameter values were inva
 def wire_call(engine, operation: str, request) -> dict:
     """Run ``operation`` on a wire-JSON request; the wire-JSON response."""
     if not carries_values(operation):
-        return _without_library_members(OPERATIONS[operation](engine, request))
+        return _without_library_members(OPERATIONS.call(engine, operation, request))
     request = shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)
     request = _SPELLING.get(operation, _as_is)(request)
     request = _engine_values(operation, request)
     with converted_at_once():
-        response = OPERATIONS[operation](engine, request)
+        response = OPERATIONS.call(engine, operation, request)
     return convert(response, to_wire)
 
 

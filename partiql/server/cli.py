@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "a warning; enforce answers DynamoDB's throttling errors; off counts nothing")
     parser.add_argument("--classic-partitions", action="store_true",
                         help="split provisioned throughput evenly over partitions, without adaptive capacity")
+    parser.add_argument("--realism", metavar="FILE|PRESET",
+                        help="production behaviours: scripted faults from a TOML file, each injected one logged "
+                        "(default: off)")
     parser.add_argument("--drain", type=float, default=DRAIN_SECONDS, metavar="SECONDS",
                         help=f"on SIGINT/SIGTERM, seconds to let open requests finish before their connections "
                              f"are closed (default: {DRAIN_SECONDS:g}; a second signal stops at once)")
@@ -54,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list, stdout=None, stderr=None) -> int:
     """Run ``partiql serve …`` (``argv`` without the word ``serve``); the exit status."""
     import partiql
+    from partiql.engine.realism import RealismError
 
     from .runner import Server
     from .sigv4 import parse_credentials
@@ -71,7 +75,10 @@ def main(argv: list, stdout=None, stderr=None) -> int:
         parser.error("--drain takes a number of seconds, 0 or more")
     try:
         db = partiql.connect(args.database, throughput=args.throughput,
-                             adaptive_capacity=not args.classic_partitions)
+                             adaptive_capacity=not args.classic_partitions, realism=args.realism)
+    except RealismError as error:
+        print(f"partiql serve: --realism: {error}", file=stderr)
+        return 1
     except OSError as error:  # StorageError and DatabaseLocked too
         print(f"partiql: {error}", file=stderr)
         return 1

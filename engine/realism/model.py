@@ -1,0 +1,88 @@
+"""``Realism``: what is switched on for one engine, its seeded generator, and the log of what it injected."""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+
+from .faults import BATCHES, ERRORS, Rule, table_names
+
+LOG = logging.getLogger("partiql.realism")
+
+
+@dataclass(frozen=True)
+class Injected:
+    """One injected fault: when (the engine's clock), into which operation and table, what."""
+
+    at: float
+    operation: str
+    table: str | None
+    fault: str
+
+
+class Realism:
+    """Production behaviours for one engine (``faults``: ``Rule`` s), drawn from ``random.Random(seed)``."""
+
+    def __init__(self, faults: list | None = None, seed: int = 0, source: str = "<realism>"):
+        self.rules = list(faults or [])
+        self.seed, self.source = seed, source
+        self.rng = random.Random(seed)
+        self.injected: list = []
+
+    def call(self, engine, operation: str, request: dict, handler):
+        """Run ``handler(engine, request)`` with the faults that match: an error raised before it runs, or a
+        batch's share of entries handed back unprocessed after."""
+        tables = table_names(operation, request)
+        for rule in self.rules:
+            if rule.matches(operation, tables, request) and self.rng.random() < rule.share:
+                rule.fired += 1
+                if rule.error is not None:
+                    self._log(engine, operation, tables, rule.error)
+                    raise ERRORS[rule.error](tables[0] if tables else None)
+                if operation in BATCHES:
+                    return self._unprocessed(engine, operation, request, handler, rule)
+        return handler(engine, request)
+
+    def statement(self, engine, operation: str, table: str | None) -> None:
+        """A PartiQL request (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction) on ``table``: the
+        error of the first rule that fires (``unprocessed`` has no meaning there)."""
+        request = {} if table is None else {"TableName": table}
+        for rule in self.rules:
+            if rule.error is not None and rule.matches(operation, [table] if table else [], request) \
+                    and self.rng.random() < rule.share:
+                rule.fired += 1
+                self._log(engine, operation, [table] if table else [], rule.error)
+                raise ERRORS[rule.error](table)
+
+    def _unprocessed(self, engine, operation: str, request: dict, handler, rule: Rule) -> dict:
+        """Hand back a share of a batch's entries (at least one), run the rest."""
+        member = "Keys" if operation == "BatchGetItem" else None
+        kept, held = {}, {}
+        for table, entries in request["RequestItems"].items():
+            listed = entries[member] if member else entries
+            back = [self.rng.random() < rule.unprocessed for _ in listed]
+            if listed and not any(back):
+                back[self.rng.randrange(len(listed))] = True
+            run = [entry for entry, skip in zip(listed, back) if not skip]
+            off = [entry for entry, skip in zip(listed, back) if skip]
+            if run:
+                kept[table] = dict(entries, Keys=run) if member else run
+            if off:
+                held[table] = dict(entries, Keys=off) if member else off
+        response = handler(engine, dict(request, RequestItems=kept)) if kept else {}
+        if operation == "BatchGetItem":
+            response.setdefault("Responses", {})
+        response["UnprocessedKeys" if member else "UnprocessedItems"] = held
+        self._log(engine, operation, list(held), f"{sum(len(v['Keys'] if member else v) for v in held.values())} "
+                  "entries unprocessed")
+        return response
+
+    def _log(self, engine, operation: str, tables: list, fault: str) -> None:
+        entry = Injected(engine.clock(), operation, tables[0] if tables else None, fault)
+        self.injected.append(entry)
+        LOG.warning("realism: injected %s into %s%s", fault, operation, f" on {entry.table}" if entry.table else "")
+
+    def describe(self) -> list:
+        """The active rules, a line each (the shell's ``.faults``)."""
+        return [rule.describe() for rule in self.rules]

@@ -1,0 +1,105 @@
+"""Realism from a TOML file, a dict or a preset name (``realism_from``), every mistake named with its place.
+
+::
+
+    seed = 7                          # the same seed, the same faults
+    [[fault]]
+    operation = ["PutItem", "UpdateItem"]   # DynamoDB's names; ExecuteStatement for PartiQL (default: every one)
+    table = "Orders"                  # and index = "…", key = { pk = "hot" }
+    error = "InternalServerError"     # or ThrottlingException, ProvisionedThroughputExceededException,
+    share = 0.1                       #    TransactionConflictException, TransactionConflict
+    [[fault]]
+    operation = "BatchWriteItem"
+    unprocessed = 0.5                 # a share of the batch's entries handed back (at least one)
+    count = 3                         # the first 3 matching requests only
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+
+from ..types import from_python
+from .faults import ERRORS, Rule
+from .model import Realism
+
+PRESETS = {"off": None}  # (the lifecycle figures' "aws" preset comes with table lifecycles)
+TOP = ("seed", "fault")
+RULE = ("operation", "table", "index", "key", "error", "share", "count", "unprocessed")
+
+
+class RealismError(ValueError):
+    """A realism setting that cannot be, with its place."""
+
+
+def realism_from(spec) -> Realism | None:
+    """``spec``: None or a preset name (``off``), a TOML file's path, a dict as the file holds, or a Realism."""
+    if spec is None or isinstance(spec, Realism):
+        return spec
+    if isinstance(spec, dict):
+        return parse(spec, "<realism>")
+    if isinstance(spec, str) and spec in PRESETS:
+        return PRESETS[spec]
+    path = Path(spec)
+    if not path.is_file():
+        raise RealismError(f"realism takes a preset ({', '.join(PRESETS)}) or a TOML file; {spec} is neither")
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise RealismError(f"{spec}: not TOML: {error}") from None
+    return parse(document, str(spec))
+
+
+def parse(document: dict, source: str) -> Realism:
+    unknown = sorted(set(document) - set(TOP))
+    if unknown:
+        raise RealismError(f"{source}: unknown {', '.join(unknown)} (it takes seed and [[fault]])")
+    seed = document.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RealismError(f"{source}: seed takes a whole number, not {seed!r}")
+    rules = document.get("fault", [])
+    if not isinstance(rules, list):
+        raise RealismError(f"{source}: fault takes [[fault]] tables ({', '.join(RULE)})")
+    return Realism([_rule(entry, f"{source}: fault[{n}]") for n, entry in enumerate(rules)], seed, source)
+
+
+def _rule(entry, where: str) -> Rule:
+    if not isinstance(entry, dict):
+        raise RealismError(f"{where} takes a table ({', '.join(RULE)})")
+    unknown = sorted(set(entry) - set(RULE))
+    if unknown:
+        raise RealismError(f"{where}: unknown {', '.join(unknown)} (it takes {', '.join(RULE)})")
+    error, unprocessed = entry.get("error"), _share(entry.get("unprocessed", 0.0), f"{where}.unprocessed")
+    if (error is None) == (not unprocessed):
+        raise RealismError(f"{where} takes error or unprocessed (one of them)")
+    if error is not None and error not in ERRORS:
+        raise RealismError(f"{where}.error takes {', '.join(ERRORS)}, not {error!r}")
+    operations = entry.get("operation", [])
+    operations = [operations] if isinstance(operations, str) else operations
+    if not isinstance(operations, list) or not all(isinstance(o, str) and o for o in operations):
+        raise RealismError(f"{where}.operation takes an operation's name or a list of them")
+    if unprocessed and any(o not in ("BatchWriteItem", "BatchGetItem") for o in operations or ["*"]):
+        raise RealismError(f"{where}: unprocessed applies to BatchWriteItem and BatchGetItem: name them in operation")
+    for name in ("table", "index"):
+        if name in entry and (not isinstance(entry[name], str) or not entry[name]):
+            raise RealismError(f"{where}.{name} takes a name")
+    key = entry.get("key", {})
+    if not isinstance(key, dict):
+        raise RealismError(f"{where}.key takes a table of attribute = value")
+    count = entry.get("count")
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+        raise RealismError(f"{where}.count takes a whole number >= 1, not {count!r}")
+    try:
+        key = {name: from_python(value) for name, value in key.items()}
+    except (TypeError, ValueError) as error:
+        raise RealismError(f"{where}.key: {error}") from None
+    return Rule(error, tuple(operations), entry.get("table"), entry.get("index"), key,
+                _share(entry.get("share", 1.0), f"{where}.share"), count, unprocessed)
+
+
+def _share(value, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 <= value <= 1:
+        raise RealismError(f"{where} takes a share from 0 to 1, not {value!r}")
+    return float(value)
