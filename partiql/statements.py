@@ -98,7 +98,8 @@ class StatementRunner:
                                       "satisfy constraint: Member must have value greater than or equal to 1")
         template = self.template(text, params, shell)
         if self.engine.realism is not None:
-            self.engine.realism.statement(self.engine, "ExecuteStatement", getattr(template, "table", None))
+            self.engine.realism.statement(self.engine, "ExecuteStatement", getattr(template, "table", None),
+                                          getattr(template, "index_name", None))
         run = _RUNNERS[type(template)]
         with self.engine.throughput.collecting() as throttles:  # report mode's warnings (throughput.md §1)
             result = run(self, text, template, params, limit=limit, next_token=next_token,

@@ -24,8 +24,9 @@ class Injected:
 class Realism:
     """Production behaviours for one engine (``faults``: ``Rule`` s), drawn from ``random.Random(seed)``."""
 
-    def __init__(self, faults: list | None = None, seed: int = 0, source: str = "<realism>"):
+    def __init__(self, faults: list | None = None, seed: int = 0, source: str = "<realism>", lifecycle=None):
         self.rules = list(faults or [])
+        self.lifecycle = lifecycle  # lifecycle.Lifecycle: tables and indexes CREATING on the clock, or None
         self.seed, self.source = seed, source
         self.rng = random.Random(seed)
         self.injected: list = []
@@ -34,6 +35,8 @@ class Realism:
         """Run ``handler(engine, request)`` with the faults that match: an error raised before it runs, or a
         batch's share of entries handed back unprocessed after."""
         tables = table_names(operation, request)
+        if self.lifecycle is not None:
+            self.lifecycle.before(engine.clock(), operation, request, tables)
         for rule in self.rules:
             if rule.matches(operation, tables, request) and self.rng.random() < rule.share:
                 rule.fired += 1
@@ -42,12 +45,18 @@ class Realism:
                     raise ERRORS[rule.error](tables[0] if tables else None)
                 if operation in BATCHES:
                     return self._unprocessed(engine, operation, request, handler, rule)
-        return handler(engine, request)
+        response = handler(engine, request)
+        if self.lifecycle is not None:
+            self.lifecycle.after(engine, engine.clock(), operation, request, response)
+        return response
 
-    def statement(self, engine, operation: str, table: str | None) -> None:
-        """A PartiQL request (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction) on ``table``: the
-        error of the first rule that fires (``unprocessed`` has no meaning there)."""
-        request = {} if table is None else {"TableName": table}
+    def statement(self, engine, operation: str, table: str | None, index: str | None = None) -> None:
+        """A PartiQL request (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction) on ``table`` (and
+        ``index``): the lifecycle's answer, or the error of the first rule that fires (``unprocessed`` has no
+        meaning there)."""
+        request = {} if table is None else {"TableName": table, "IndexName": index}
+        if self.lifecycle is not None:
+            self.lifecycle.before(engine.clock(), operation, request, [table] if table else [])
         for rule in self.rules:
             if rule.error is not None and rule.matches(operation, [table] if table else [], request) \
                     and self.rng.random() < rule.share:

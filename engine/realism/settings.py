@@ -22,10 +22,16 @@ from pathlib import Path
 
 from ..types import from_python
 from .faults import ERRORS, Rule
+from .lifecycle import Lifecycle
 from .model import Realism
 
-PRESETS = {"off": None}  # (the lifecycle figures' "aws" preset comes with table lifecycles)
-TOP = ("seed", "fault")
+# (model) figures: tables CREATING 15 s and new GSIs 15 s before a backfill of 3,000 items a second — AWS
+# publishes no figure; recorded creations took 15-20 s for tables, 14-22 s for GSIs (vector-search.md §lifecycle)
+AWS_LIFECYCLE = {"create": 15.0, "index": 15.0, "backfill": 3000.0}
+PRESETS = {"off": lambda: None,
+           "aws": lambda: Realism(source="the aws preset", lifecycle=Lifecycle(**AWS_LIFECYCLE))}
+TOP = ("seed", "fault", "lifecycle")
+LIFECYCLE = tuple(AWS_LIFECYCLE)
 RULE = ("operation", "table", "index", "key", "error", "share", "count", "unprocessed")
 
 
@@ -40,7 +46,7 @@ def realism_from(spec) -> Realism | None:
     if isinstance(spec, dict):
         return parse(spec, "<realism>")
     if isinstance(spec, str) and spec in PRESETS:
-        return PRESETS[spec]
+        return PRESETS[spec]()  # (a new one per engine: a lifecycle holds its tables' clocks)
     path = Path(spec)
     if not path.is_file():
         raise RealismError(f"realism takes a preset ({', '.join(PRESETS)}) or a TOML file; {spec} is neither")
@@ -54,14 +60,34 @@ def realism_from(spec) -> Realism | None:
 def parse(document: dict, source: str) -> Realism:
     unknown = sorted(set(document) - set(TOP))
     if unknown:
-        raise RealismError(f"{source}: unknown {', '.join(unknown)} (it takes seed and [[fault]])")
+        raise RealismError(f"{source}: unknown {', '.join(unknown)} (it takes seed, [[fault]] and [lifecycle])")
     seed = document.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RealismError(f"{source}: seed takes a whole number, not {seed!r}")
     rules = document.get("fault", [])
     if not isinstance(rules, list):
         raise RealismError(f"{source}: fault takes [[fault]] tables ({', '.join(RULE)})")
-    return Realism([_rule(entry, f"{source}: fault[{n}]") for n, entry in enumerate(rules)], seed, source)
+    return Realism([_rule(entry, f"{source}: fault[{n}]") for n, entry in enumerate(rules)], seed, source,
+                   _lifecycle(document["lifecycle"], f"{source}: lifecycle") if "lifecycle" in document else None)
+
+
+def _lifecycle(entry, where: str) -> Lifecycle:
+    """``[lifecycle]``: seconds tables (``create``) and new GSIs (``index``) are CREATING, and the items a second a
+    GSI backfills (``backfill``, 0: at once)."""
+    if not isinstance(entry, dict):
+        raise RealismError(f"{where} takes a table ({', '.join(LIFECYCLE)})")
+    unknown = sorted(set(entry) - set(LIFECYCLE))
+    if unknown:
+        raise RealismError(f"{where}: unknown {', '.join(unknown)} (it takes {', '.join(LIFECYCLE)})")
+    figures = {}
+    for name in LIFECYCLE:
+        value = entry.get(name, 0.0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or not 0 <= value <= 86_400 * (1000 if name == "backfill" else 1):
+            unit = "items a second" if name == "backfill" else "seconds"
+            raise RealismError(f"{where}.{name} takes a number >= 0 ({unit}), not {value!r}")
+        figures[name] = float(value)
+    return Lifecycle(**figures)
 
 
 def _rule(entry, where: str) -> Rule:

@@ -1,0 +1,76 @@
+"""Table and index lifecycles on the engine's clock (issue 33 point 2; the figures are (model), item-api §5).
+
+A table is CREATING for ``create`` seconds after CreateTable: item operations
+on it answer ResourceNotFoundException, as for a table that is not there
+(item-api §2, step 6), DeleteTable answers ResourceInUseException ("Table is
+being created"), DescribeTable says CREATING. A GSI that UpdateTable creates
+is CREATING with ``Backfilling`` for ``index`` seconds plus the table's items
+at ``backfill`` items a second; reading it answers ValidationException
+("Cannot read from backfilling global secondary index"). After that,
+everything is ACTIVE. SDK waiters poll DescribeTable through exactly this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import ResourceInUseException, ResourceNotFoundException, ValidationException
+
+NOT_FOUND = "Requested resource not found"
+ITEM_OPERATIONS = frozenset({"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
+                             "BatchWriteItem", "TransactGetItems", "TransactWriteItems", "ExecuteStatement",
+                             "BatchExecuteStatement", "ExecuteTransaction"})
+READS = frozenset({"Query", "Scan", "ExecuteStatement"})
+
+
+@dataclass
+class Lifecycle:
+    """How long tables and indexes take, and when each of this engine's started."""
+
+    create: float = 0.0      # s a table is CREATING
+    index: float = 0.0       # s a new GSI is CREATING before its backfill
+    backfill: float = 0.0    # items a second a new GSI backfills (0: at once)
+    tables: dict = field(default_factory=dict)   # table -> when it is ACTIVE
+    indexes: dict = field(default_factory=dict)  # (table, index) -> when it is ACTIVE
+
+    def before(self, now: float, operation: str, request: dict, tables: list) -> None:
+        """The lifecycle's answer to a request before it runs, if it has one."""
+        for table in tables:
+            if now < self.tables.get(table, 0.0):
+                if operation in ITEM_OPERATIONS:
+                    raise ResourceNotFoundException(NOT_FOUND)
+                if operation == "DeleteTable":
+                    raise ResourceInUseException(f"Attempt to change a resource which is still in use: Table is "
+                                                 f"being created: {table}")
+        index = request.get("IndexName")
+        if operation in READS and tables and isinstance(index, str) and now < self.indexes.get((tables[0], index), 0):
+            raise ValidationException(f"Cannot read from backfilling global secondary index: {index}")
+
+    def after(self, engine, now: float, operation: str, request: dict, response: dict) -> None:
+        """Start the clocks of what the request created, and say each status as it is now."""
+        if operation == "CreateTable":
+            self.tables[request["TableName"]] = now + self.create
+        elif operation == "UpdateTable":
+            table = request["TableName"]
+            for update in request.get("GlobalSecondaryIndexUpdates") or []:
+                if "Create" in update:
+                    items = engine.table(table).item_count
+                    self.indexes[table, update["Create"]["IndexName"]] = now + self.index + (
+                        items / self.backfill if self.backfill else 0.0)
+        elif operation == "DeleteTable":
+            self.tables.pop(request["TableName"], None)
+        description = response.get("Table") or response.get("TableDescription")
+        if isinstance(description, dict):
+            self._statuses(description, now)
+
+    def _statuses(self, description: dict, now: float) -> None:
+        name = description.get("TableName")
+        if description.get("TableStatus") in ("ACTIVE", "CREATING") and now < self.tables.get(name, 0.0):
+            description["TableStatus"] = "CREATING"
+        for index in description.get("GlobalSecondaryIndexes") or []:
+            if now < self.indexes.get((name, index["IndexName"]), 0.0):
+                index["IndexStatus"], index["Backfilling"] = "CREATING", True
+
+    def table_status(self, table: str, now: float) -> str | None:
+        """CREATING while a table is being created, else None (the engine's own status stands)."""
+        return "CREATING" if now < self.tables.get(table, 0.0) else None
