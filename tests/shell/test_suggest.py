@@ -77,7 +77,7 @@ CASES = [
     (".format js", [("json", 2, "value"), ("jsonl", 2, "value")]),
     (".describe M", [("Music", 1, "table"), ('"my-table"', 1, "table")]),
     (".scan d", [("deny", 1, "value")]),
-    (".help .f", [(".format", 2, "command")]),
+    (".help .f", [(".format", 2, "command"), (".faults", 2, "command")]),
 ]
 
 
