@@ -1,5 +1,5 @@
-"""``partiql simulate WORKLOAD [DATABASE] [--design FILE]… [--duration S] [--seed N] [--region R] [--json] [--html F]``:
-run a workload (on DATABASE's tables and items, when given),
+"""``partiql simulate [WORKLOAD] [DATABASE] [--design FILE]… [--duration S] [--seed N] [--exact] [--model FILE]
+[--costs FILE] [--region R] [--json] [--html F]``: run a workload (on DATABASE's tables and items, when given),
 print its report; with designs (``--design`` files, or the workload's ``[[design]]`` tables) the same
 traffic runs against each and a side-by-side comparison ends the report.
 
@@ -75,11 +75,13 @@ def main(argv: list) -> int:
         designs = [design_from_file(path) for path in args.design] or workload.designs
         if designs:
             outcomes = compare(workload, designs, duration=duration, seed=seed, database=args.database,
-                               allow_scan=args.allow_scan, exact=args.exact or None, progress=lambda design, done, total: progress.show(
+                               allow_scan=args.allow_scan, exact=args.exact or None,
+                               progress=lambda design, done, total: progress.show(
                                    f"simulating {design.name} {bar(int(done), int(total))} s of virtual time"))
         else:
             outcomes = [simulate(workload, duration=duration, seed=seed, database=args.database,
-                                 allow_scan=args.allow_scan, exact=args.exact or None, progress=lambda done, total: progress.show(
+                                 allow_scan=args.allow_scan, exact=args.exact or None,
+                                 progress=lambda done, total: progress.show(
                                      f"simulating {bar(int(done), int(total))} s of virtual time"))]
     except (WorkloadError, OSError) as error:
         progress.clear()
@@ -152,7 +154,8 @@ def render_comparison(found: dict) -> str:
              f"{row['throttled']:,}", ", ".join(row["reasons"]) or "-", f"{row['read_units']:,.0f}",
              f"{row['write_units']:,.0f}",
              "-" if row["cost_per_million_requests"] is None else f"${row['cost_per_million_requests']:,.2f}",
-             f"${row['monthly']:,.2f}", "-" if row["per_million_served"] is None else f"${row['per_million_served']:,.2f}"]
+             f"${row['monthly']:,.2f}",
+             "-" if row["per_million_served"] is None else f"${row['per_million_served']:,.2f}"]
             for row in found["comparison"]]
     return "designs compared:\n" + printable(tabulate(rows, headers=["design", "requests", "served", "throttled", "why",
                                                             "RCU", "WCU", "per million requests", "a month",
@@ -192,7 +195,8 @@ def _utilization(target: dict) -> str:
     for at in range(0, len(minutes), width):
         chunk = minutes[at:at + width]
         share = max(consumed / 60 / units for _, units, consumed in chunk)
-        cells.append("!" if share > 1 else heat.SHADES[min(len(heat.SHADES) - 1, round(share * (len(heat.SHADES) - 1)))])
+        top = len(heat.SHADES) - 1
+        cells.append("!" if share > 1 else heat.SHADES[min(top, round(share * top))])
     return (f"  consumed / capacity, a column {'a minute' if width == 1 else f'per {width:,} min'} |{''.join(cells)}|"
             " (! past it: burst, then throttles)")
 

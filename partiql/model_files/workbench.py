@@ -65,10 +65,10 @@ def _table(model: Model, table: dict, where: str) -> None:
     for facet in table.get("TableFacets") or []:
         if isinstance(facet, dict):
             alias = facet.get("KeyAttributeAlias") or {}
+            others = ", ".join(map(str, facet.get("NonKeyAttributes") or [])) or "no other attributes"
             model.notes.append(f"{name}: facet {facet.get('FacetName')} (keys as {alias.get('PartitionKeyAlias')}"
                                + (f", {alias['SortKeyAlias']}" if alias.get("SortKeyAlias") else "")
-                               + f"; {', '.join(map(str, facet.get('NonKeyAttributes') or [])) or 'no other attributes'}"
-                               "): a named view, no DynamoDB meaning")
+                               + f"; {others}): a named view, no DynamoDB meaning")
     for attribute, form in (table.get("SampleDataFormats") or {}).items():
         model.notes.append(f"{name}: sample data format of {attribute}: {form} (the model's items are used as "
                            "they are)")

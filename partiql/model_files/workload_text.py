@@ -97,8 +97,8 @@ def _starters(model: Model) -> list:
         if draw is None:
             continue
         statement = f"SELECT * FROM {quoted(table['TableName'])} WHERE {quoted(key)} = ?"
-        lines += ["", "[[pattern]]", f"name = {_text('query-' + table['TableName'])}", f"statement = {_text(statement)}",
-                  f"params = [{draw}]", "rate = 1"]
+        lines += ["", "[[pattern]]", f"name = {_text('query-' + table['TableName'])}",
+                  f"statement = {_text(statement)}", f"params = [{draw}]", "rate = 1"]
     return lines
 
 

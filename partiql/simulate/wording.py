@@ -35,7 +35,8 @@ def cost_lines(found: dict) -> list:
     share = f"{served / requested:.1%} served" if requested else "nothing requested"
     each = "" if cost["per_million_served"] is None else f", ${cost['per_million_served']:,.2f} per million served"
     lines = [f"cost a month in {cost['region']} (prices of {cost['prices_dated']}; the run's {cost['seconds']:,.0f} s "
-             f"taken to repeat for {cost['month_hours']:,g} hours): ${cost['ran']:,.2f} as it ran ({ran}; {share}{each})",
+             f"taken to repeat for {cost['month_hours']:,g} hours): ${cost['ran']:,.2f} as it ran "
+             f"({ran}; {share}{each})",
              "  on demand ${:,.2f} · provisioned ${:,.2f}".format(modes["on_demand"], modes["provisioned"])
              + ("" if modes["autoscaled"] is None else " · auto scaling ${:,.2f} (each hour at its maximum: ${:,.2f})"
                 .format(modes["autoscaled"], modes["autoscaled_bound"]))

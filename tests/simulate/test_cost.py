@@ -153,7 +153,8 @@ def test_the_comparison_shows_each_design_s_month_and_cost_per_served_request():
     text = STEADY.format(duration=5, cost="") + """
 [[design]]
 name = "provisioned"
-tables = ["CREATE TABLE Orders PRIMARY KEY (pk STRING HASH) BILLING MODE PROVISIONED (300 RCU, 150 WCU) GSI (ByStatus ON (status STRING HASH) PROJECTING KEYS ONLY PROVISIONED (1 RCU, 150 WCU))"]
+tables = [\"\"\"CREATE TABLE Orders PRIMARY KEY (pk STRING HASH) BILLING MODE PROVISIONED (300 RCU, 150 WCU)
+             GSI (ByStatus ON (status STRING HASH) PROJECTING KEYS ONLY PROVISIONED (1 RCU, 150 WCU))\"\"\"]
 """
     workload = parse(text, "w.toml")
     rows = comparison(compare(workload, workload.designs))["comparison"]
@@ -237,7 +238,8 @@ def test_a_gsi_left_without_a_write_policy_under_a_scaled_table_is_named():
 
 
 def test_a_table_with_a_stream_says_its_readers_are_not_priced():
-    text = STEADY.format(duration=2, cost="").replace("PROJECTING KEYS ONLY)", "PROJECTING KEYS ONLY)\n STREAM NEW_IMAGE")
+    text = STEADY.format(duration=2, cost="").replace("PROJECTING KEYS ONLY)",
+                                                      "PROJECTING KEYS ONLY)\n STREAM NEW_IMAGE")
     (note,) = _cost(text)["cost"]["notes"]
     assert note.startswith("Orders has a stream: its readers' GetRecords calls are not simulated")
     assert "$0.02 per 100,000 past 2.5 M a month" in note

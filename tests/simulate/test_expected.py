@@ -76,8 +76,8 @@ def test_a_false_expectation_stops_the_run_saying_what_came_back(seed):
                       for item in reversed(model[customer]))
     if len(model[customer]) > 1:
         with pytest.raises(WorkloadError, match="as listed"):
-            simulate(parse(SEEDED.format(seed=seed, expect=f'expect = {{ params = ["{customer}"], items = [{items}] }}'),
-                           "w.toml"))
+            expect = f'expect = {{ params = ["{customer}"], items = [{items}] }}'
+            simulate(parse(SEEDED.format(seed=seed, expect=expect), "w.toml"))
 
 
 def test_without_params_the_check_uses_the_values_planning_draws():

@@ -38,7 +38,8 @@ def test_the_verdict_says_what_was_served_where_it_throttled_the_fix_and_the_cos
     verdict = found["verdict"]
     share = writes["served"] / writes["requested"]
     assert verdict.startswith(f"Serves {share:.0%} of 3,000 requests: {writes['throttled']:,} throttled")
-    assert "Most throttles are on Thin (TableWriteProvisionedThroughputExceeded); the fix: raise it (UpdateTable) or switch to on-demand." in verdict
+    assert ("Most throttles are on Thin (TableWriteProvisionedThroughputExceeded); the fix: raise it (UpdateTable) "
+            "or switch to on-demand.") in verdict
     assert verdict.endswith(f"Costs ${found['cost']['ran']:,.2f} a month at this rate (provisioned, "
                             f"${found['cost']['per_million_served']:,.2f} per million served requests).")
 
