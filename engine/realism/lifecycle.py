@@ -7,7 +7,12 @@ being created"), DescribeTable says CREATING. A GSI that UpdateTable creates
 is CREATING with ``Backfilling`` for ``index`` seconds plus the table's items
 at ``backfill`` items a second; reading it answers ValidationException
 ("Cannot read from backfilling global secondary index"). After that,
-everything is ACTIVE. SDK waiters poll DescribeTable through exactly this.
+everything is ACTIVE. A deleted table stays DELETING for ``delete`` seconds:
+DescribeTable describes it so, DeleteTable again answers the same (item-api
+§5.3: "already DELETING → no error"), CreateTable of its name answers
+ResourceInUseException ("Table already exists"); item operations do not find
+it. SDK waiters (``table_exists``, ``table_not_exists``) poll DescribeTable
+through exactly this.
 """
 
 from __future__ import annotations
@@ -28,14 +33,27 @@ class Lifecycle:
     """How long tables and indexes take, and when each of this engine's started."""
 
     create: float = 0.0      # s a table is CREATING
+    delete: float = 0.0      # s a deleted table is DELETING
     index: float = 0.0       # s a new GSI is CREATING before its backfill
     backfill: float = 0.0    # items a second a new GSI backfills (0: at once)
     tables: dict = field(default_factory=dict)   # table -> when it is ACTIVE
     indexes: dict = field(default_factory=dict)  # (table, index) -> when it is ACTIVE
+    deleting: dict = field(default_factory=dict)  # table -> (when it is gone, its DELETING description)
 
-    def before(self, now: float, operation: str, request: dict, tables: list) -> None:
-        """The lifecycle's answer to a request before it runs, if it has one."""
+    def before(self, now: float, operation: str, request: dict, tables: list) -> dict | None:
+        """The lifecycle's answer to a request before it runs: an error raised, a response (a DELETING table's),
+        or None (the request runs)."""
         for table in tables:
+            gone, description = self.deleting.get(table, (0.0, None))
+            if now < gone:
+                if operation == "DescribeTable":
+                    return {"Table": dict(description)}
+                if operation == "DeleteTable":
+                    return {"TableDescription": dict(description)}
+                if operation == "CreateTable":
+                    raise ResourceInUseException(f"Table already exists: {table}")
+            elif description is not None:
+                del self.deleting[table]
             if now < self.tables.get(table, 0.0):
                 if operation in ITEM_OPERATIONS:
                     raise ResourceNotFoundException(NOT_FOUND)
@@ -45,6 +63,7 @@ class Lifecycle:
         index = request.get("IndexName")
         if operation in READS and tables and isinstance(index, str) and now < self.indexes.get((tables[0], index), 0):
             raise ValidationException(f"Cannot read from backfilling global secondary index: {index}")
+        return None
 
     def after(self, engine, now: float, operation: str, request: dict, response: dict) -> None:
         """Start the clocks of what the request created, and say each status as it is now."""
@@ -59,6 +78,8 @@ class Lifecycle:
                         items / self.backfill if self.backfill else 0.0)
         elif operation == "DeleteTable":
             self.tables.pop(request["TableName"], None)
+            if self.delete:
+                self.deleting[request["TableName"]] = (now + self.delete, dict(response["TableDescription"]))
         description = response.get("Table") or response.get("TableDescription")
         if isinstance(description, dict):
             self._statuses(description, now)

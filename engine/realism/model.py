@@ -36,7 +36,9 @@ class Realism:
         batch's share of entries handed back unprocessed after."""
         tables = table_names(operation, request)
         if self.lifecycle is not None:
-            self.lifecycle.before(engine.clock(), operation, request, tables)
+            answer = self.lifecycle.before(engine.clock(), operation, request, tables)
+            if answer is not None:
+                return answer
         for rule in self.rules:
             if rule.matches(operation, tables, request) and self.rng.random() < rule.share:
                 rule.fired += 1

@@ -25,9 +25,9 @@ from .faults import ERRORS, Rule
 from .lifecycle import Lifecycle
 from .model import Realism
 
-# (model) figures: tables CREATING 15 s and new GSIs 15 s before a backfill of 3,000 items a second — AWS
-# publishes no figure; recorded creations took 15-20 s for tables, 14-22 s for GSIs (vector-search.md §lifecycle)
-AWS_LIFECYCLE = {"create": 15.0, "index": 15.0, "backfill": 3000.0}
+# (model) figures: tables CREATING 15 s, new GSIs 15 s before a backfill of 3,000 items a second, tables DELETING
+# 15 s — AWS publishes no figure; recorded creations took 15-20 s for tables, 14-22 s for GSIs (vector-search.md)
+AWS_LIFECYCLE = {"create": 15.0, "index": 15.0, "backfill": 3000.0, "delete": 15.0}
 PRESETS = {"off": lambda: None,
            "aws": lambda: Realism(source="the aws preset", lifecycle=Lifecycle(**AWS_LIFECYCLE))}
 TOP = ("seed", "fault", "lifecycle")
@@ -72,8 +72,8 @@ def parse(document: dict, source: str) -> Realism:
 
 
 def _lifecycle(entry, where: str) -> Lifecycle:
-    """``[lifecycle]``: seconds tables (``create``) and new GSIs (``index``) are CREATING, and the items a second a
-    GSI backfills (``backfill``, 0: at once)."""
+    """``[lifecycle]``: seconds tables (``create``) and new GSIs (``index``) are CREATING, the items a second a
+    GSI backfills (``backfill``, 0: at once), seconds a deleted table is DELETING (``delete``)."""
     if not isinstance(entry, dict):
         raise RealismError(f"{where} takes a table ({', '.join(LIFECYCLE)})")
     unknown = sorted(set(entry) - set(LIFECYCLE))

@@ -122,18 +122,13 @@ def test_a_file_is_read_and_a_mistake_opens_nothing(tmp_path):
     assert not (tmp_path / "db.ddb").exists()
 
 
-def test_boto3_retries_what_is_injected_over_the_wire():
-    import boto3
-    from botocore.config import Config
-
+def test_boto3_retries_what_is_injected_over_the_wire(boto3_for):
     from partiql.server import Server
 
     db = _db({"operation": "GetItem", "error": "InternalServerError", "count": 2},
              {"operation": "PutItem", "error": "ThrottlingException", "count": 3})
     with Server(db, port=0) as running:
-        client = boto3.client("dynamodb", endpoint_url=running.url, region_name="us-east-1",
-                              aws_access_key_id="a", aws_secret_access_key="b",
-                              config=Config(retries={"mode": "standard", "max_attempts": 5}))
+        client = boto3_for(running.url, mode="standard", max_attempts=5)
         put = client.put_item(TableName="Orders", Item={"pk": {"S": "a"}})
         got = client.get_item(TableName="Orders", Key={"pk": {"S": "a"}})
     db.close()

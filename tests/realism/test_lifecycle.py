@@ -73,25 +73,21 @@ def test_a_new_gsi_backfills_at_its_rate_and_cannot_be_read_until_it_is_active()
 
 def test_the_aws_preset_and_a_file_give_each_engine_its_own_clocks(tmp_path):
     first, second = realism_from("aws"), realism_from("aws")
-    assert first is not second and first.lifecycle.create == 15.0 and first.lifecycle.backfill == 3000.0
+    assert first is not second and first.lifecycle.create == first.lifecycle.delete == 15.0
+    assert first.lifecycle.backfill == 3000.0
     with pytest.raises(RealismError, match=r"lifecycle.create takes a number >= 0 \(seconds\), not -1"):
         realism_from({"lifecycle": {"create": -1}})
-    with pytest.raises(RealismError, match="lifecycle: unknown delete"):
-        realism_from({"lifecycle": {"delete": 1}})
+    with pytest.raises(RealismError, match="lifecycle: unknown drop"):
+        realism_from({"lifecycle": {"drop": 1}})
 
 
-def test_boto3_s_waiter_waits_for_a_creating_table_over_the_wire():
-    import boto3
-    from botocore.config import Config
-
+def test_boto3_s_waiter_waits_for_a_creating_table_over_the_wire(boto3_for):
     from partiql.server import Server
 
     db = partiql.connect(realism={"lifecycle": {"create": 1.5}})
     polls = []
     with Server(db, port=0) as running:
-        client = boto3.client("dynamodb", endpoint_url=running.url, region_name="us-east-1",
-                              aws_access_key_id="a", aws_secret_access_key="b",
-                              config=Config(retries={"max_attempts": 1}))
+        client = boto3_for(running.url)
         client.meta.events.register("after-call.dynamodb.DescribeTable",
                                     lambda parsed, **_: polls.append(parsed["Table"]["TableStatus"]))
         client.create_table(TableName="Orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
@@ -103,3 +99,76 @@ def test_boto3_s_waiter_waits_for_a_creating_table_over_the_wire():
         client.put_item(TableName="Orders", Item={"pk": {"S": "a"}})
     db.close()
     assert polls[0] == "CREATING" and polls[-1] == "ACTIVE" and set(polls) == {"CREATING", "ACTIVE"}
+
+
+def test_a_deleted_table_is_deleting_for_its_seconds_then_gone():
+    clock = VirtualClock()
+    db = partiql.connect(clock=clock, realism={"lifecycle": {"delete": 3}})
+    db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH)")
+    assert db.engine.delete_table(TableName="Orders")["TableDescription"]["TableStatus"] == "DELETING"
+    clock.advance(2.9)
+    assert db.engine.describe_table(TableName="Orders")["Table"]["TableStatus"] == "DELETING"
+    assert db.engine.delete_table(TableName="Orders")["TableDescription"]["TableStatus"] == "DELETING"
+    assert _answer(lambda: db.engine.get_item(TableName="Orders", Key={"pk": "a"})) == (
+        "ResourceNotFoundException: Requested resource not found")
+    assert _answer(lambda: db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH)")) == (
+        "ResourceInUseException: Table already exists: Orders")
+    clock.advance(0.1)
+    assert _answer(lambda: db.engine.describe_table(TableName="Orders")).startswith("ResourceNotFoundException")
+    assert _answer(lambda: db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH)")) == "ok"
+
+
+def test_boto3_s_waiter_waits_for_a_deleting_table_to_go_over_the_wire(boto3_for):
+    from partiql.server import Server
+
+    db = partiql.connect(realism={"lifecycle": {"delete": 1.5}})
+    db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH)")
+    polls = []
+    with Server(db, port=0) as running:
+        client = boto3_for(running.url)
+        client.meta.events.register("after-call.dynamodb.DescribeTable",
+                                    lambda http_response, parsed, **_: polls.append(
+                                        parsed.get("Table", {}).get("TableStatus", http_response.status_code)))
+        client.delete_table(TableName="Orders")
+        client.get_waiter("table_not_exists").wait(TableName="Orders",
+                                                   WaiterConfig={"Delay": 0.5, "MaxAttempts": 20})
+    db.close()
+    assert polls[0] == "DELETING" and polls[-1] == 400 and set(polls) == {"DELETING", 400}
+
+
+def test_the_aws_cli_waits_for_a_creating_table(tmp_path):
+    """``aws dynamodb wait table-exists``: the CLI's own waiter, its 20-s delay cut to 1 s by a copy of botocore's
+    waiter model on AWS_DATA_PATH (how botocore lets a model be overridden)."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import time
+    from pathlib import Path
+
+    import botocore
+
+    from partiql.server import Server
+
+    if shutil.which("aws") is None:
+        pytest.skip("the AWS CLI (awscli, test extra) is not installed")
+    shipped = Path(botocore.__file__).parent / "data" / "dynamodb" / "2012-08-10" / "waiters-2.json"
+    waiters = json.loads(shipped.read_text())
+    waiters["waiters"]["TableExists"]["delay"] = 1
+    target = tmp_path / "dynamodb" / "2012-08-10" / "waiters-2.json"
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps(waiters))
+    env = {**os.environ, "AWS_ACCESS_KEY_ID": "any", "AWS_SECRET_ACCESS_KEY": "any", "AWS_DEFAULT_REGION": "us-east-1",
+           "AWS_MAX_ATTEMPTS": "1", "AWS_PAGER": "", "AWS_DATA_PATH": str(tmp_path)}
+    db = partiql.connect(realism={"lifecycle": {"create": 4}})
+    with Server(db, port=0) as running:
+        db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH)")
+        assert db.engine.describe_table(TableName="Orders")["Table"]["TableStatus"] == "CREATING"
+        started = time.monotonic()
+        waited = subprocess.run(["aws", "dynamodb", "wait", "table-exists", "--table-name", "Orders",
+                                 "--endpoint-url", running.url], capture_output=True, text=True, env=env, timeout=60)
+        took = time.monotonic() - started
+        active = db.engine.describe_table(TableName="Orders")["Table"]["TableStatus"]
+    db.close()
+    assert waited.returncode == 0, waited.stderr
+    assert active == "ACTIVE" and 3 < took < 20  # (it waited out the 4 s, polling each second, not 20 s a poll)
