@@ -171,6 +171,8 @@ class Engine(Transactions):
         there leaves memory untouched), so nothing acknowledged is lost. The
         caller holds the lock from ``prepare`` to here.
         """
+        if self.realism is not None and self.realism.consistency is not None:  # (issue 33: what each write replaced)
+            self.realism.consistency.record(mutations, self.clock())
         # why the test: a write to a database without streams pays one lookup
         changes = self.streams.prepare(mutations) if self.streams.by_arn else None
         self.storage.persist(mutations, changes)  # the changes' records in the same transaction

@@ -116,6 +116,13 @@ class StatementRunner:
         result = self.executor.select(text, template, params, limit=limit, next_token=next_token,
                                       consistent=consistent)
         result.warnings.extend(warnings)
+        realism = self.engine.realism
+        if realism is not None and realism.consistency is not None and template.projection is None:
+            result.items, swapped = realism.statement_items(self.engine, template.table, template.index_name,
+                                                            result.items, consistent)
+            if swapped:
+                result.warnings.append(f"realism: {swapped} of these items served stale (as they were before a write "
+                                       "of the last moments: an eventually consistent read; ConsistentRead sees it)")
         return result
 
     def _write(self, text, template, params, *, limit, next_token, consistent, return_old) -> Result:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from .faults import BATCHES, ERRORS, Rule, table_names
 
+STALE_READS = frozenset({"GetItem", "Query", "Scan"})
+
 LOG = logging.getLogger("partiql.realism")
 
 
@@ -24,9 +26,11 @@ class Injected:
 class Realism:
     """Production behaviours for one engine (``faults``: ``Rule`` s), drawn from ``random.Random(seed)``."""
 
-    def __init__(self, faults: list | None = None, seed: int = 0, source: str = "<realism>", lifecycle=None):
+    def __init__(self, faults: list | None = None, seed: int = 0, source: str = "<realism>", lifecycle=None,
+                 consistency=None):
         self.rules = list(faults or [])
         self.lifecycle = lifecycle  # lifecycle.Lifecycle: tables and indexes CREATING on the clock, or None
+        self.consistency = consistency  # consistency.Consistency: stale reads and GSI lag, or None
         self.seed, self.source = seed, source
         self.rng = random.Random(seed)
         self.injected: list = []
@@ -50,7 +54,40 @@ class Realism:
         response = handler(engine, request)
         if self.lifecycle is not None:
             self.lifecycle.after(engine, engine.clock(), operation, request, response)
+        if self.consistency is not None and operation in STALE_READS:
+            self._stale(engine, operation, request, response)
         return response
+
+    def _stale(self, engine, operation: str, request: dict, response: dict) -> None:
+        """A read's answer as a lagging replica (or index) gives it, when it may lag (eventually consistent, no
+        projection)."""
+        index = request.get("IndexName")
+        if (request.get("ConsistentRead") and index is None) or request.get("ProjectionExpression") \
+                or request.get("AttributesToGet") or request.get("Select") == "COUNT":
+            return
+        table = engine.table(request["TableName"])
+        many = "Items" in response
+        found = response.get("Items") if many else [response["Item"]] if "Item" in response else []
+        items, swapped = self.consistency.items(table, found, engine.clock(), self.rng, index)
+        if not swapped:
+            return
+        if many:
+            response["Items"], response["Count"] = items, len(items)
+        elif items:
+            response["Item"] = items[0]
+        else:
+            del response["Item"]
+        self._log(engine, operation, [table.name], f"{swapped} stale item{'' if swapped == 1 else 's'}")
+
+    def statement_items(self, engine, table: str, index: str | None, items: list, consistent: bool) -> tuple:
+        """A PartiQL SELECT's items as a lagging replica (or index) gives them, and how many were earlier
+        versions (the caller warns of them)."""
+        if self.consistency is None or (consistent and index is None):
+            return items, 0
+        items, swapped = self.consistency.items(engine.table(table), items, engine.clock(), self.rng, index)
+        if swapped:
+            self._log(engine, "ExecuteStatement", [table], f"{swapped} stale item{'' if swapped == 1 else 's'}")
+        return items, swapped
 
     def statement(self, engine, operation: str, table: str | None, index: str | None = None) -> None:
         """A PartiQL request (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction) on ``table`` (and

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..types import from_python
 from .faults import ERRORS, Rule
+from .consistency import Consistency
 from .lifecycle import Lifecycle
 from .model import Realism
 
@@ -30,8 +31,14 @@ from .model import Realism
 AWS_LIFECYCLE = {"create": 15.0, "index": 15.0, "backfill": 3000.0, "delete": 15.0}
 PRESETS = {"off": lambda: None,
            "aws": lambda: Realism(source="the aws preset", lifecycle=Lifecycle(**AWS_LIFECYCLE))}
-TOP = ("seed", "fault", "lifecycle")
-LIFECYCLE = tuple(AWS_LIFECYCLE)
+TOP = ("seed", "fault", "lifecycle", "consistency")
+# [lifecycle]: seconds tables (create) and new GSIs (index) are CREATING, the items a second a GSI backfills
+# (backfill, 0: at once), seconds a deleted table is DELETING (delete); [consistency]: seconds a write's previous
+# version may be read (window), the chance an eventually consistent read of it does (stale), seconds a GSI lags
+# its table (gsi_lag). name -> (default, most, what it is)
+LIFECYCLE = {"create": (0.0, 86_400, "seconds"), "index": (0.0, 86_400, "seconds"),
+             "backfill": (0.0, 10_000_000, "items a second"), "delete": (0.0, 86_400, "seconds")}
+CONSISTENCY = {"window": (1.0, 3600, "seconds"), "stale": (0.0, 1, "a share"), "gsi_lag": (0.0, 3600, "seconds")}
 RULE = ("operation", "table", "index", "key", "error", "share", "count", "unprocessed")
 
 
@@ -60,7 +67,8 @@ def realism_from(spec) -> Realism | None:
 def parse(document: dict, source: str) -> Realism:
     unknown = sorted(set(document) - set(TOP))
     if unknown:
-        raise RealismError(f"{source}: unknown {', '.join(unknown)} (it takes seed, [[fault]] and [lifecycle])")
+        raise RealismError(f"{source}: unknown {', '.join(unknown)} (it takes seed, [[fault]], [lifecycle] and "
+                           "[consistency])")
     seed = document.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RealismError(f"{source}: seed takes a whole number, not {seed!r}")
@@ -68,26 +76,27 @@ def parse(document: dict, source: str) -> Realism:
     if not isinstance(rules, list):
         raise RealismError(f"{source}: fault takes [[fault]] tables ({', '.join(RULE)})")
     return Realism([_rule(entry, f"{source}: fault[{n}]") for n, entry in enumerate(rules)], seed, source,
-                   _lifecycle(document["lifecycle"], f"{source}: lifecycle") if "lifecycle" in document else None)
+                   Lifecycle(**_figures(document["lifecycle"], f"{source}: lifecycle", LIFECYCLE))
+                   if "lifecycle" in document else None,
+                   Consistency(**_figures(document["consistency"], f"{source}: consistency", CONSISTENCY))
+                   if "consistency" in document else None)
 
 
-def _lifecycle(entry, where: str) -> Lifecycle:
-    """``[lifecycle]``: seconds tables (``create``) and new GSIs (``index``) are CREATING, the items a second a
-    GSI backfills (``backfill``, 0: at once), seconds a deleted table is DELETING (``delete``)."""
+def _figures(entry, where: str, figures: dict) -> dict:
+    """The numbers of a ``[lifecycle]`` or ``[consistency]`` table: each in its range, its default when unsaid."""
     if not isinstance(entry, dict):
-        raise RealismError(f"{where} takes a table ({', '.join(LIFECYCLE)})")
-    unknown = sorted(set(entry) - set(LIFECYCLE))
+        raise RealismError(f"{where} takes a table ({', '.join(figures)})")
+    unknown = sorted(set(entry) - set(figures))
     if unknown:
-        raise RealismError(f"{where}: unknown {', '.join(unknown)} (it takes {', '.join(LIFECYCLE)})")
-    figures = {}
-    for name in LIFECYCLE:
-        value = entry.get(name, 0.0)
+        raise RealismError(f"{where}: unknown {', '.join(unknown)} (it takes {', '.join(figures)})")
+    out = {}
+    for name, (default, top, what) in figures.items():
+        value = entry.get(name, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                or not 0 <= value <= 86_400 * (1000 if name == "backfill" else 1):
-            unit = "items a second" if name == "backfill" else "seconds"
-            raise RealismError(f"{where}.{name} takes a number >= 0 ({unit}), not {value!r}")
-        figures[name] = float(value)
-    return Lifecycle(**figures)
+                or not 0 <= value <= top:
+            raise RealismError(f"{where}.{name} takes {what} from 0 to {top:,g}, not {value!r}")
+        out[name] = float(value)
+    return out
 
 
 def _rule(entry, where: str) -> Rule:

@@ -94,7 +94,7 @@ def test_off_changes_nothing_and_the_log_names_each_injection(caplog):
 
 
 @pytest.mark.parametrize("document, words", [
-    ({"colour": 1}, "unknown colour (it takes seed, [[fault]] and [lifecycle])"),
+    ({"colour": 1}, "unknown colour (it takes seed, [[fault]], [lifecycle] and [consistency])"),
     ({"seed": "x"}, "seed takes a whole number"),
     ({"fault": {}}, "fault takes [[fault]] tables"),
     ({"fault": [{"operation": "GetItem"}]}, "fault[0] takes error or unprocessed (one of them)"),

@@ -1,0 +1,89 @@
+"""Issue 33 point 3: eventual consistency on a virtual clock — an eventually consistent read of an item written
+in the last ``window`` seconds sees its previous version with the chance ``stale`` (the same reads for a
+seed), a strongly consistent read never does, a GSI sees its table's writes ``gsi_lag`` late; PartiQL warns."""
+
+from __future__ import annotations
+
+import pytest
+
+import partiql
+from partiql.engine.clock import VirtualClock
+from partiql.engine.realism import RealismError, realism_from
+
+SETTINGS = {"seed": 5, "consistency": {"window": 1, "stale": 0.25, "gsi_lag": 0.5}}
+QUERY = {"TableName": "Orders", "IndexName": "ByStatus", "KeyConditionExpression": "#s = :s",
+         "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":s": "open"}}
+
+
+def _db(settings=SETTINGS):
+    clock = VirtualClock()
+    db = partiql.connect(clock=clock, realism=settings)
+    db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH) GSI (ByStatus ON (status STRING HASH) "
+               "PROJECTING ALL)")
+    db.engine.put_item(TableName="Orders", Item={"pk": "a", "status": "open", "n": 1})
+    clock.advance(10)
+    db.engine.put_item(TableName="Orders", Item={"pk": "a", "status": "open", "n": 2})
+    return db, clock
+
+
+def _reads(db, times=400, **options) -> list:
+    return [int(db.engine.get_item(TableName="Orders", Key={"pk": "a"}, **options)["Item"]["n"])
+            for _ in range(times)]
+
+
+def test_an_eventually_consistent_read_may_see_the_item_before_a_write_of_its_window():
+    db, clock = _db()
+    clock.advance(0.5)
+    seen = _reads(db)
+    assert set(seen) == {1, 2} and 70 <= seen.count(1) <= 130  # (a chance of 0.25 in 400 reads)
+    assert seen == _reads(_replayed())  # (the same seed, the same reads)
+    assert set(_reads(db, ConsistentRead=True)) == {2}
+    clock.advance(0.5)  # (the window is over)
+    assert set(_reads(db)) == {2}
+    assert db.engine.realism.consistency.served == seen.count(1)
+
+
+def _replayed():
+    db, clock = _db()
+    clock.advance(0.5)
+    return db
+
+
+def test_an_item_created_in_the_window_may_not_be_there_yet():
+    db, clock = _db({"seed": 1, "consistency": {"window": 1, "stale": 1.0}})
+    db.engine.put_item(TableName="Orders", Item={"pk": "new", "status": "open"})
+    assert "Item" not in db.engine.get_item(TableName="Orders", Key={"pk": "new"})
+    assert db.engine.get_item(TableName="Orders", Key={"pk": "new"}, ConsistentRead=True)["Item"]["pk"] == "new"
+    items = db.engine.scan(TableName="Orders")
+    assert items["Count"] == len(items["Items"]) == 1 and items["Items"][0]["n"] == 1  # ("new" not yet; "a" was 1)
+
+
+def test_a_gsi_sees_its_table_s_writes_its_lag_later():
+    db, clock = _db()
+    db.engine.put_item(TableName="Orders", Item={"pk": "b", "status": "open", "n": 9})
+    clock.advance(0.4)
+    assert [(item["pk"], item.get("n")) for item in db.engine.query(**QUERY)["Items"]] == [("a", 1)]
+    clock.advance(0.1)
+    assert sorted((item["pk"], int(item["n"])) for item in db.engine.query(**QUERY)["Items"]) == [("a", 2), ("b", 9)]
+
+
+def test_partiql_reads_are_served_stale_with_a_warning_and_never_with_a_projection():
+    db, clock = _db({"seed": 1, "consistency": {"window": 1, "stale": 1.0, "gsi_lag": 1}})
+    result = db.execute("SELECT * FROM Orders WHERE pk = 'a'")
+    assert result.items[0]["n"] == 1
+    assert result.warnings == ["realism: 1 of these items served stale (as they were before a write of the last "
+                               "moments: an eventually consistent read; ConsistentRead sees it)"]
+    assert db.execute("SELECT * FROM Orders WHERE pk = 'a'", consistent_read=True).items[0]["n"] == 2
+    assert db.execute("SELECT n FROM Orders WHERE pk = 'a'").items[0]["n"] == 2
+    assert db.execute("SELECT * FROM \"Orders\".\"ByStatus\" WHERE status = 'open'").items[0]["n"] == 1
+
+
+@pytest.mark.parametrize("section, words", [
+    ({"stale": 2}, "consistency.stale takes a share from 0 to 1, not 2"),
+    ({"window": -1}, "consistency.window takes seconds from 0 to 3,600, not -1"),
+    ({"lag": 1}, "consistency: unknown lag (it takes window, stale, gsi_lag)"),
+])
+def test_a_consistency_setting_that_cannot_be_is_named(section, words):
+    with pytest.raises(RealismError) as refused:
+        realism_from({"consistency": section})
+    assert words in str(refused.value)
