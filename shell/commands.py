@@ -283,7 +283,7 @@ def _faults(session, argument: str) -> None:
         session.notice("faults: off (.faults FILE, or --realism FILE, switches scripted faults on)")
         return
     last = realism.injected[-1] if realism.injected else None
-    session.notice(f"faults from {realism.source} (seed {realism.seed}), {len(realism.injected):,} injected"
+    session.notice(f"faults from {realism.source} (seed {realism.seed}), {realism.total:,} injected"
                    + (f", the last {last.fault} into {last.operation}" if last else "") + ":")
     for line in realism.describe():
         session.notice(f"  {line}")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import deque
 from dataclasses import dataclass
 
 from .faults import BATCHES, ERRORS, Rule, table_names
 
 STALE_READS = frozenset({"GetItem", "Query", "Scan"})
+KEPT = 1000  # injections the log keeps (the count goes on)
 
 LOG = logging.getLogger("partiql.realism")
 
@@ -33,7 +35,8 @@ class Realism:
         self.consistency = consistency  # consistency.Consistency: stale reads and GSI lag, or None
         self.seed, self.source = seed, source
         self.rng = random.Random(seed)
-        self.injected: list = []
+        self.injected: deque = deque(maxlen=KEPT)  # the last injections (a server runs for weeks)
+        self.total = 0  # every injection, counted
 
     def call(self, engine, operation: str, request: dict, handler):
         """Run ``handler(engine, request)`` with the faults that match: an error raised before it runs, or a
@@ -129,6 +132,7 @@ class Realism:
     def _log(self, engine, operation: str, tables: list, fault: str) -> None:
         entry = Injected(engine.clock(), operation, tables[0] if tables else None, fault)
         self.injected.append(entry)
+        self.total += 1
         LOG.warning("realism: injected %s into %s%s", fault, operation, f" on {entry.table}" if entry.table else "")
 
     def describe(self) -> list:

@@ -149,3 +149,12 @@ def test_the_shell_shows_switches_on_and_off_its_faults(tmp_path, capsys):
     assert f"faults from {path} (seed 0), 1 injected, the last InternalServerError into ExecuteStatement:" in err
     assert "  InternalServerError: ExecuteStatement, every one, the first 1 (1 injected)" in err
     assert err.rstrip().endswith("faults: off (.faults FILE, or --realism FILE, switches scripted faults on)")
+
+
+def test_the_log_keeps_the_last_injections_and_counts_them_all():
+    from partiql.engine.realism.model import KEPT
+
+    db = _db({"operation": "GetItem", "error": "InternalServerError"})
+    _outcomes(lambda: db.engine.get_item(TableName="Orders", Key={"pk": "a"}), KEPT + 5)
+    realism = db.engine.realism
+    assert len(realism.injected) == KEPT and realism.total == KEPT + 5 == realism.rules[0].fired
