@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .faults import BATCHES, ERRORS, Rule, table_names
 
-STALE_READS = frozenset({"GetItem", "Query", "Scan"})
+STALE_READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem"})  # (TransactGetItems: always consistent)
 KEPT = 1000  # injections the log keeps (the count goes on)
 
 LOG = logging.getLogger("partiql.realism")
@@ -64,6 +64,18 @@ class Realism:
     def _stale(self, engine, operation: str, request: dict, response: dict) -> None:
         """A read's answer as a lagging replica (or index) gives it, when it may lag (eventually consistent, no
         projection)."""
+        if operation == "BatchGetItem":  # (each table's keys read as that table's entry says)
+            for table, entry in request["RequestItems"].items():
+                if table in response.get("Responses", {}):
+                    one = {"TableName": table, **{k: v for k, v in entry.items() if k != "Keys"}}
+                    found = {"Items": response["Responses"][table]}
+                    self._swap(engine, operation, one, found)
+                    response["Responses"][table] = found["Items"]
+        else:
+            self._swap(engine, operation, request, response)
+
+    def _swap(self, engine, operation: str, request: dict, response: dict) -> None:
+        """One table's read (its request and its response's Item or Items) as a lagging replica answers it."""
         index = request.get("IndexName")
         if (request.get("ConsistentRead") and index is None) or request.get("ProjectionExpression") \
                 or request.get("AttributesToGet") or request.get("Select") == "COUNT":

@@ -87,3 +87,15 @@ def test_a_consistency_setting_that_cannot_be_is_named(section, words):
     with pytest.raises(RealismError) as refused:
         realism_from({"consistency": section})
     assert words in str(refused.value)
+
+
+def test_a_batch_get_is_served_stale_per_table_unless_consistent():
+    db, clock = _db({"seed": 1, "consistency": {"window": 1, "stale": 1.0}})
+    keys = {"Keys": [{"pk": "a"}]}
+    stale = db.engine.batch_get_item(RequestItems={"Orders": keys})["Responses"]["Orders"]
+    fresh = db.engine.batch_get_item(RequestItems={"Orders": dict(keys, ConsistentRead=True)})["Responses"]["Orders"]
+    assert [item["n"] for item in stale] == [1] and [item["n"] for item in fresh] == [2]
+    # a transaction's read is always consistent
+    (got,) = db.engine.transact_get_items(TransactItems=[{"Get": {"TableName": "Orders", "Key": {"pk": "a"}}}])[
+        "Responses"]
+    assert got["Item"]["n"] == 2
