@@ -85,9 +85,10 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     scan_policy = scan_policy or "allow"
     check_switches(throughput, adaptive_capacity)  # before a file is opened
     _check_scan_policy(scan_policy)
-    from .engine.realism import realism_from
+    if realism is not None:  # (off: the realism package, and tomllib with it, stays unloaded: start-up time)
+        from .engine.realism import realism_from
 
-    realism = realism_from(realism)  # (before a file is opened: a mistake there opens nothing)
+        realism = realism_from(realism)  # (before a file is opened: a mistake there opens nothing)
     resolve_clock(clock)
     if read_only and path is None:
         raise ValueError("read_only takes a database file: an in-memory database is always writable")

@@ -133,6 +133,13 @@ class StatementRunner:
     def _exists(self, text, template, params, **_) -> Result:
         raise ValidationException("EXISTS can only be used in ExecuteTransaction write requests.")
 
+    def _ask_realism(self, operation: str, templates: list) -> None:
+        """A batch or transaction of statements before it runs, to the engine's realism (issue 33), as a request on
+        its first planned statement's table."""
+        if self.engine.realism is not None:
+            self.engine.realism.statement(self.engine, operation, next(
+                (getattr(t, "table", None) for t in templates if not isinstance(t, DynamoDBError)), None))
+
     def _table(self, text, template: TableTemplate, params, **_) -> Result:
         try:
             response = OPERATIONS.call(self.engine, template.operation, template.request)
@@ -184,9 +191,7 @@ class StatementRunner:
         _check_length("statements", statements, MAX_BATCH)
         _check_payload(check_batch_statement, "Statements", statements)
         planned = [self._batch_plan(text, params) for text, params in statements]
-        if self.engine.realism is not None:
-            self.engine.realism.statement(self.engine, "BatchExecuteStatement", next(
-                (getattr(p, "table", None) for p in planned if not isinstance(p, DynamoDBError)), None))
+        self._ask_realism("BatchExecuteStatement", planned)
         kinds = {_kind(entry) for entry in planned if not isinstance(entry, DynamoDBError)}
         if len(kinds) > 1:
             raise ValidationException("Read and write requests together in the same batch is not supported.")
@@ -251,9 +256,7 @@ class StatementRunner:
         _check_length("transactStatements", statements, MAX_TRANSACTION)
         _check_payload(check_transaction, "TransactStatements", statements)
         templates = [self._transaction_plan(i, text, params) for i, (text, params) in enumerate(statements)]
-        if self.engine.realism is not None:
-            self.engine.realism.statement(self.engine, "ExecuteTransaction", next(
-                (getattr(t, "table", None) for t in templates if not isinstance(t, DynamoDBError)), None))
+        self._ask_realism("ExecuteTransaction", templates)
         reads = [isinstance(parse_dml(text), ast.Select) for text, _ in statements]
         if any(reads) and not all(reads):
             raise ValidationException(

@@ -58,9 +58,11 @@ def main(argv: list) -> int:
         if args.verb == "import":
             return _import(args)
         return _export(args)
-    except (ModelError, OSError, StorageError) as error:
-        print(f"{PROGRAM}: {getattr(error, 'strerror', None) and f'{error.filename}: {error.strerror}' or error}",
-              file=sys.stderr)
+    except (ModelError, StorageError) as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+    except OSError as error:  # (a file not there: its name and why, not Python's tuple)
+        said = f"{error.filename}: {error.strerror}" if error.filename and error.strerror else str(error)
+        print(f"{PROGRAM}: {said}", file=sys.stderr)
     except DynamoDBError as error:
         print(f"{PROGRAM}: {error.code}: {error.message}", file=sys.stderr)
     return 1

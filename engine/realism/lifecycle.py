@@ -91,7 +91,3 @@ class Lifecycle:
         for index in description.get("GlobalSecondaryIndexes") or []:
             if now < self.indexes.get((name, index["IndexName"]), 0.0):
                 index["IndexStatus"], index["Backfilling"] = "CREATING", True
-
-    def table_status(self, table: str, now: float) -> str | None:
-        """CREATING while a table is being created, else None (the engine's own status stands)."""
-        return "CREATING" if now < self.tables.get(table, 0.0) else None

@@ -46,14 +46,9 @@ class Realism:
             answer = self.lifecycle.before(engine.clock(), operation, request, tables)
             if answer is not None:
                 return answer
-        for rule in self.rules:
-            if rule.matches(operation, tables, request) and self.rng.random() < rule.share:
-                rule.fired += 1
-                if rule.error is not None:
-                    self._log(engine, operation, tables, rule.error)
-                    raise ERRORS[rule.error](tables[0] if tables else None)
-                if operation in BATCHES:
-                    return self._unprocessed(engine, operation, request, handler, rule)
+        rule = self._fire(engine, operation, tables, request)
+        if rule is not None and operation in BATCHES:
+            return self._unprocessed(engine, operation, request, handler, rule)
         response = handler(engine, request)
         if self.lifecycle is not None:
             self.lifecycle.after(engine, engine.clock(), operation, request, response)
@@ -80,10 +75,9 @@ class Realism:
         if (request.get("ConsistentRead") and index is None) or request.get("ProjectionExpression") \
                 or request.get("AttributesToGet") or request.get("Select") == "COUNT":
             return
-        table = engine.table(request["TableName"])
         many = "Items" in response
         found = response.get("Items") if many else [response["Item"]] if "Item" in response else []
-        items, swapped = self.consistency.items(table, found, engine.clock(), self.rng, index)
+        items, swapped = self._lagging(engine, operation, request["TableName"], found, index)
         if not swapped:
             return
         if many:
@@ -92,16 +86,20 @@ class Realism:
             response["Item"] = items[0]
         else:
             del response["Item"]
-        self._log(engine, operation, [table.name], f"{swapped} stale item{'' if swapped == 1 else 's'}")
 
     def statement_items(self, engine, table: str, index: str | None, items: list, consistent: bool) -> tuple:
         """A PartiQL SELECT's items as a lagging replica (or index) gives them, and how many were earlier
         versions (the caller warns of them)."""
         if self.consistency is None or (consistent and index is None):
             return items, 0
+        return self._lagging(engine, "ExecuteStatement", table, items, index)
+
+    def _lagging(self, engine, operation: str, table: str, items: list, index: str | None) -> tuple:
+        """``items`` a read of ``table`` (or its ``index``) returned, as a lagging replica answers them, and how
+        many are earlier versions (logged)."""
         items, swapped = self.consistency.items(engine.table(table), items, engine.clock(), self.rng, index)
         if swapped:
-            self._log(engine, "ExecuteStatement", [table], f"{swapped} stale item{'' if swapped == 1 else 's'}")
+            self._log(engine, operation, [table], f"{swapped} stale item{'' if swapped == 1 else 's'}")
         return items, swapped
 
     def statement(self, engine, operation: str, table: str | None, index: str | None = None) -> None:
@@ -109,14 +107,22 @@ class Realism:
         ``index``): the lifecycle's answer, or the error of the first rule that fires (``unprocessed`` has no
         meaning there)."""
         request = {} if table is None else {"TableName": table, "IndexName": index}
+        tables = [table] if table else []
         if self.lifecycle is not None:
-            self.lifecycle.before(engine.clock(), operation, request, [table] if table else [])
+            self.lifecycle.before(engine.clock(), operation, request, tables)
+        self._fire(engine, operation, tables, request)  # (an unprocessed rule names batch operations only)
+
+    def _fire(self, engine, operation: str, tables: list, request: dict) -> Rule | None:
+        """The first rule that matches the request and is drawn: its error raised (and logged), or the rule
+        itself (one that hands back a batch's entries); None when none fires."""
         for rule in self.rules:
-            if rule.error is not None and rule.matches(operation, [table] if table else [], request) \
-                    and self.rng.random() < rule.share:
+            if rule.matches(operation, tables, request) and self.rng.random() < rule.share:
                 rule.fired += 1
-                self._log(engine, operation, [table] if table else [], rule.error)
-                raise ERRORS[rule.error](table)
+                if rule.error is not None:
+                    self._log(engine, operation, tables, rule.error)
+                    raise ERRORS[rule.error](tables[0] if tables else None)
+                return rule
+        return None
 
     def _unprocessed(self, engine, operation: str, request: dict, handler, rule: Rule) -> dict:
         """Hand back a share of a batch's entries (at least one), run the rest."""

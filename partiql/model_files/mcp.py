@@ -18,6 +18,7 @@ is served elsewhere: listed, not run.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 
 from .model import Access, Model, ModelError, expect
@@ -229,8 +230,6 @@ def _in_order(value, params: list) -> None:
 def _bound(expression: str, names: dict) -> dict:
     """``:placeholder`` -> the attribute a key condition compares it with (the nearest name before it, else
     after it)."""
-    import re
-
     tokens = re.findall(r"[#:]?[A-Za-z_][A-Za-z0-9_.\-]*", expression)
     words = {"and", "between", "begins_with"}
     out = {}

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import WorkloadError
+from .members import members, named_tables
 from .numbers import number
 from .prices import CLASSES, MONTH_HOURS, REGIONS, STANDARD
 
@@ -70,7 +71,7 @@ class CostSettings:
 
 def parse_cost(entry, where: str) -> CostSettings:
     """The ``[cost]`` table ``entry`` (``where`` names it in errors)."""
-    _table(entry, where, COST)
+    members(entry, where, optional=COST)
     settings = CostSettings()
     if "region" in entry:
         settings.region = check_region(entry["region"], f"{where}.region")
@@ -83,7 +84,7 @@ def parse_cost(entry, where: str) -> CostSettings:
     if "month_hours" in entry:
         settings.month_hours = number(entry["month_hours"], f"{where}.month_hours", 1.0, 745.0, what="hours")
     tables = entry.get("table", {})
-    _table(tables, f"{where}.table", ())
+    named_tables(tables, f"{where}.table")
     settings.tables = {name: _table_cost(value, f"{where}.table.{name}") for name, value in tables.items()}
     return settings
 
@@ -95,11 +96,11 @@ def check_region(value, where: str) -> str:
 
 
 def _table_cost(entry, where: str) -> TableCost:
-    _table(entry, where, TABLE)
+    members(entry, where, optional=TABLE)
     indexes = entry.get("index", {})
-    _table(indexes, f"{where}.index", ())
+    named_tables(indexes, f"{where}.index")
     return TableCost(None if "table_class" not in entry else _class(entry["table_class"], f"{where}.table_class"),
-                     _sizes(entry, where), {name: _sizes(_table(value, f"{where}.index.{name}", SIZES),
+                     _sizes(entry, where), {name: _sizes(members(value, f"{where}.index.{name}", optional=SIZES),
                                                          f"{where}.index.{name}") for name, value in indexes.items()})
 
 
@@ -113,13 +114,3 @@ def _class(value, where: str) -> str:
     if value not in CLASSES:
         raise WorkloadError(f"{where} takes {' or '.join(CLASSES)}, not {value!r}")
     return value
-
-
-def _table(entry, where: str, members: tuple) -> dict:
-    """``entry`` when it is a TOML table whose keys are all ``members`` (any keys when there are none)."""
-    if not isinstance(entry, dict):
-        raise WorkloadError(f"{where} takes a table" + (f" ({', '.join(members)})" if members else ""))
-    unknown = sorted(set(entry) - set(members)) if members else []
-    if unknown:
-        raise WorkloadError(f"{where}: unknown {', '.join(unknown)} (it takes {', '.join(members)})")
-    return entry

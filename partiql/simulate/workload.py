@@ -38,6 +38,7 @@ from .cost_settings import CostSettings, parse_cost
 from .errors import WorkloadError
 from .expected import Expect, parse_expect
 from .item_requests import ItemRequest, parse_request
+from .members import members as _members
 from .numbers import MAX_SEED_ITEMS, number, whole
 
 MAX_DURATION = 7 * 86_400  # a week: auto scaling's daily decrease quota and a bill need days (replay.py aggregates)
@@ -349,14 +350,3 @@ def data_file(name, where: str, folder) -> list:
         line, problem = problems[0]
         raise WorkloadError(f"{where}: {path}, line {line}: {problem}")
     return [item for _, item, _ in rows]
-
-
-def _members(entry, where: str, required: tuple, optional: tuple = ()) -> None:
-    if not isinstance(entry, dict):
-        raise WorkloadError(f"{where} takes a table ({', '.join(required + optional)})")
-    missing = [name for name in required if name not in entry]
-    if missing:
-        raise WorkloadError(f"{where} needs {', '.join(missing)}")
-    unknown = sorted(set(entry) - set(required) - set(optional))
-    if unknown:
-        raise WorkloadError(f"{where}: unknown {', '.join(unknown)} (it takes {', '.join(required + optional)})")
