@@ -138,6 +138,8 @@ class Engine(Transactions):
         with self.lock:
             table = self.table(action.table)
             located = table.locate(*self._action_key(table, action))
+            if self.realism is not None:  # (an ongoing transaction holds the item: TransactionConflictException)
+                self.realism.writing(self, action.kind, table.name, located)
             partition, old = table.find(located)
             if old is not None:
                 old = old.alias()  # (the write overwrites the stored record in place)
@@ -248,10 +250,13 @@ class Engine(Transactions):
             for action in actions:
                 self.table(action.table)
             self._check_distinct(actions, "Provided list of item keys contains duplicates")
-            mutations, refusals = [], []
+            mutations, refusals, held = [], [], []
             for position, action in enumerate(actions):
                 table = self.tables[action.table]
                 located = table.locate(*self._action_key(table, action))
+                if self.realism is not None and self.realism.holds(self, "BatchWriteItem", table.name, located):
+                    held.append(position)  # (handed back: an ongoing transaction holds the item)
+                    continue
                 mutation = self._mutation(table, action, located, table.lookup(located), False)
                 refusal = (self.throughput.verdict(write_draws(self.throughput.state(table), mutation))
                            if self.throughput.on else None)
@@ -262,7 +267,7 @@ class Engine(Transactions):
             if refusals and not mutations:
                 raise refusals[0][1].error()
             if unprocessed is not None:
-                unprocessed.extend(position for position, _ in refusals)
+                unprocessed.extend(sorted(held + [position for position, _ in refusals]))
             self.apply(mutations)
             collections_of(metrics, mutations)
             return [mutation.consumed for mutation in mutations]

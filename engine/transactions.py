@@ -45,24 +45,32 @@ class Transactions:
             replay = self._replay(token, fingerprint)
             if replay is not None:
                 return replay
-            self._check_distinct(actions, "Transaction request cannot include multiple operations on one item")
-            outcomes = [self._prepare_transactional(action) for action in actions]
-            reasons = [reason for _, reason in outcomes]
-            invalid = [i for i, reason in enumerate(reasons) if reason.code == "ValidationError"]
-            if invalid:
-                reasons = [reason if i == invalid[0] else CancellationReason()
-                           for i, reason in enumerate(reasons)]
-            if any(reason.code != "None" for reason in reasons):
-                raise TransactionCanceledException(reasons)
-            if self.throughput.on:
-                self._admit_transaction([mutation for mutation, _ in outcomes])
-            writes = [mutation for action, (mutation, _) in zip(actions, outcomes)
-                      if action.kind != "ConditionCheck"]
-            self.apply(writes)
-            collections_of(metrics, writes)
-            consumed = [mutation.consumed for mutation, _ in outcomes]
-            self._remember(token, fingerprint, consumed)
-            return consumed
+            consumed, hold = self._transact_write(actions, token, fingerprint, metrics)
+        if hold:  # (realism: the transaction's answer comes when it ends; others meet its items meanwhile)
+            self.realism.wait(self, hold)
+        return consumed
+
+    def _transact_write(self, actions: list[WriteAction], token, fingerprint, metrics) -> tuple:
+        """The transaction under the lock: its capacity, and the seconds realism holds its items (0: none)."""
+        self._check_distinct(actions, "Transaction request cannot include multiple operations on one item")
+        outcomes = [self._prepare_transactional(action) for action in actions]
+        reasons = [reason for _, reason in outcomes]
+        invalid = [i for i, reason in enumerate(reasons) if reason.code == "ValidationError"]
+        if invalid:
+            reasons = [reason if i == invalid[0] else CancellationReason()
+                       for i, reason in enumerate(reasons)]
+        if any(reason.code != "None" for reason in reasons):
+            raise TransactionCanceledException(reasons)
+        if self.throughput.on:
+            self._admit_transaction([mutation for mutation, _ in outcomes])
+        writes = [mutation for action, (mutation, _) in zip(actions, outcomes)
+                  if action.kind != "ConditionCheck"]
+        self.apply(writes)
+        collections_of(metrics, writes)
+        consumed = [mutation.consumed for mutation, _ in outcomes]
+        self._remember(token, fingerprint, consumed)
+        realism = self.realism
+        return consumed, (realism.transacted(self, [m for m, _ in outcomes]) if realism is not None else 0.0)
 
     def _prepare_transactional(self, action: WriteAction) -> tuple[Mutation | None, CancellationReason]:
         table = self.tables.get(action.table)
@@ -74,6 +82,8 @@ class Transactions:
             self._check_statement_size(table, action, old)
         except ValidationException as error:
             return None, CancellationReason("ValidationError", error.message)
+        if self.realism is not None and self.realism.holds(self, "TransactWriteItems", table.name, located):
+            return None, self.realism.conflict_reason()
         try:
             self._check_condition(action, old)
         except ConditionalCheckFailedException as error:
@@ -110,6 +120,8 @@ class Transactions:
             self._check_distinct([WriteAction("Get", t, k) for t, k in reads],
                                  "Transaction request cannot include multiple operations on one item")
             tables = [self.table(table_name) for table_name, _ in reads]
+            if self.realism is not None:  # (an ongoing transaction's items cancel it: TransactionConflict)
+                self.realism.transact_reads(self, tables, [key for _, key in reads])
             draws = self._admit_transact_reads(tables, reads) if self.throughput.on else None
             records, consumed = [], []
             for table, (_, key) in zip(tables, reads):

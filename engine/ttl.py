@@ -35,7 +35,9 @@ def sweep(engine, batch: int = 1000) -> int:
             attribute = table.spec.ttl_attribute
             if attribute is None:
                 continue
-            doomed = (record for record in table.store.scan(None) if expired(record.item, attribute, now))
+            delay = _delay(engine, table)
+            doomed = (record for record in table.store.scan(None)
+                      if expired(record.item, attribute, now if delay is None else now - delay(record.item)))
             mutations = []
             for record in list(islice(doomed, batch)):  # listed first: the scan must end before a write
                 located = table.locate(*key_from_item(table.spec.key, record.item))
@@ -46,3 +48,16 @@ def sweep(engine, batch: int = 1000) -> int:
                 engine.apply(mutations)
                 deleted += len(mutations)
     return deleted
+
+
+def _delay(engine, table):
+    """Realism's deletion delay for ``table`` 's items (a function of an item), or None: at once."""
+    lifecycle = engine.realism.lifecycle if engine.realism is not None else None
+    if lifecycle is None or not (lifecycle.ttl or lifecycle.ttl_lag):
+        return None
+    names, clock = table.spec.key.names, engine.clock()
+
+    def delay(item: dict) -> float:
+        late = lifecycle.ttl_delay(table.name, tuple(repr(item.get(name)) for name in names), clock)
+        return float("inf") if late is None else late  # (ENABLING: nothing expires yet)
+    return delay

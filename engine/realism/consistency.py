@@ -4,11 +4,14 @@ Every write (``Engine.apply``, the one write path) leaves, for ``window``
 seconds, the item as it was before it. An eventually consistent read of the
 table — GetItem, Query, Scan, a PartiQL SELECT — returns that earlier item
 (or no item, for one just created) with the chance ``stale``; a strongly
-consistent read never does. A GSI sees its table's writes ``gsi_lag``
-seconds late: a read of the index in that time always returns the item as it
-was (an index read is never strongly consistent). Items are swapped only in
-what a read returned (an item deleted a moment ago does not reappear), and a
-read with a projection is never served stale (model).
+consistent read never does. A GetItem (or BatchGetItem) of an item deleted
+in the window may find it again, with the same chance; a Query or Scan
+swaps only what it returned (model: a deleted item does not reappear in a
+range). A GSI sees its table's writes ``gsi_lag`` seconds late (``index_lag``
+names a lag per index): a read of the index in that time always answers as
+the index was — the item's earlier version when its index key was the same,
+else nothing (it was not under that key yet); an index read is never
+strongly consistent. A read with a projection is never served stale (model).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ class Consistency:
     window: float = 1.0    # s a write's previous version may still be read
     stale: float = 0.0     # the chance an eventually consistent table read of such an item sees it
     gsi_lag: float = 0.0   # s an index lags its table's writes
+    index_lag: dict = field(default_factory=dict)  # index name -> s it lags (else gsi_lag)
     recent: dict = field(default_factory=dict)  # (table, key values) -> (when written, item before or None)
     served: int = 0        # reads answered with an earlier version
 
@@ -45,24 +49,35 @@ class Consistency:
 
     def items(self, table, items: list, now: float, rng, index: str | None = None) -> tuple:
         """``items`` (engine items, what a read returned) as a lagging replica or index might answer them, and
-        how many were swapped for an earlier version."""
+        how many were swapped for an earlier version (or dropped)."""
         if not self.recent:
             return items, 0
-        lag = self.gsi_lag if index is not None else self.window
+        spec = table.spec.index(index) if index is not None else None
+        lag = self.index_lag.get(index, self.gsi_lag) if index is not None else self.window
         out, swapped = [], 0
         for item in items:
             found = self.recent.get((table.name, _key(table.spec.key, item)))
             if found is not None and now - found[0] < lag and (index is not None or rng.random() < self.stale):
                 swapped += 1
-                if found[1] is not None:
-                    out.append(found[1])
+                earlier = found[1]
+                if earlier is not None and (spec is None or _key(spec.key, earlier) == _key(spec.key, item)):
+                    out.append(earlier)
                 continue
             out.append(item)
         self.served += swapped
         return out, swapped
 
+    def missing(self, table, key: dict, now: float, rng) -> dict | None:
+        """The item a point read of ``key`` did not find as a lagging replica may still hold it (deleted in the
+        window), or None."""
+        found = self.recent.get((table.name, _key(table.spec.key, key)))
+        if found is None or found[1] is None or now - found[0] >= self.window or rng.random() >= self.stale:
+            return None
+        self.served += 1
+        return found[1]
+
     def _horizon(self) -> float:
-        return max(self.window, self.gsi_lag)
+        return max(self.window, self.gsi_lag, *self.index_lag.values())
 
     def _prune(self, now: float) -> None:
         horizon = self._horizon()

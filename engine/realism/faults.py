@@ -5,7 +5,8 @@ A rule matches by operation (one or a list; DynamoDB's names, ``ExecuteStatement
 index and key (equality on the request's ``Key`` or ``Item`` attributes), then fires for a ``share`` of
 the matching requests (drawn from the seeded generator) or for the first ``count`` of them (or both: the
 first ``count`` of those drawn). What it injects is one of ``ERRORS`` (DynamoDB's code, status and
-message), or ``unprocessed``: a share of a batch's entries handed back as UnprocessedItems / UnprocessedKeys.
+message), ``unprocessed``: a share of a batch's entries handed back as UnprocessedItems / UnprocessedKeys, or
+``latency``: seconds the answer takes longer (the request then runs).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import dataclass, field
 
 from ..errors import (CancellationReason, InternalServerError, ProvisionedThroughputExceededException,
                       ThrottlingException, TransactionCanceledException, TransactionConflictException)
+from .conflicts import EXCEPTION_MESSAGE, REASON_MESSAGE
 
-CONFLICT = "Transaction is ongoing for the item"
 # error name -> (the exception it raises, its message), as DynamoDB answers them
 ERRORS = {
     "InternalServerError": lambda table: InternalServerError("Internal server error"),
@@ -23,9 +24,9 @@ ERRORS = {
     "ProvisionedThroughputExceededException": lambda table: ProvisionedThroughputExceededException(
         "The level of configured provisioned throughput for the table was exceeded. Consider increasing your "
         "provisioning level with the UpdateTable API."),
-    "TransactionConflictException": lambda table: TransactionConflictException(CONFLICT),
+    "TransactionConflictException": lambda table: TransactionConflictException(EXCEPTION_MESSAGE),
     "TransactionConflict": lambda table: TransactionCanceledException([CancellationReason("TransactionConflict",
-                                                                                          CONFLICT)]),
+                                                                                          REASON_MESSAGE)]),
 }
 BATCHES = ("BatchWriteItem", "BatchGetItem")
 
@@ -42,6 +43,7 @@ class Rule:
     share: float = 1.0
     count: int | None = None           # fire for the first ``count`` drawn requests only
     unprocessed: float = 0.0           # a batch's entries handed back, as a share
+    latency: float = 0.0               # s added before the answer (the request then runs)
     fired: int = 0                     # requests it injected into
 
     def matches(self, operation: str, tables: list, request: dict) -> bool:
@@ -59,7 +61,8 @@ class Rule:
 
     def describe(self) -> str:
         """The rule as the shell's ``.faults`` shows it."""
-        what = self.error or f"{self.unprocessed:.0%} of a batch's entries unprocessed"
+        what = self.error or (f"{self.unprocessed:.0%} of a batch's entries unprocessed" if self.unprocessed
+                              else f"{self.latency * 1000:g} ms of latency")
         where = " ".join(part for part in (
             "/".join(self.operations) or "every operation", f"on {self.table}" if self.table else "",
             f"index {self.index}" if self.index else "",

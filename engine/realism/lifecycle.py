@@ -13,10 +13,22 @@ DescribeTable describes it so, DeleteTable again answers the same (item-api
 ResourceInUseException ("Table already exists"); item operations do not find
 it. SDK waiters (``table_exists``, ``table_not_exists``) poll DescribeTable
 through exactly this.
+
+Time to Live: after UpdateTimeToLive, DescribeTimeToLive says ENABLING (or
+DISABLING) for ``ttl`` seconds; another change in that time answers
+"Time to live has been modified multiple times within a fixed interval"
+(item-api §6.1, the window made configurable as the spec recommends), and
+expiry starts when it is ENABLED. An expired item is deleted up to
+``ttl_lag`` seconds after it expired (DynamoDB: "typically within 48
+hours", item-api §6.2): each item's delay is drawn from the realism's seed
+and its key, so the same item waits as long in every run. UpdateTimeToLive
+on a CREATING or DELETING table answers "Time to live cannot be configured
+when table is in CREATING or DELETING state" (item-api §6.1, LOCAL).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from ..errors import ResourceInUseException, ResourceNotFoundException, ValidationException
@@ -26,6 +38,9 @@ ITEM_OPERATIONS = frozenset({"GetItem", "PutItem", "UpdateItem", "DeleteItem", "
                              "BatchWriteItem", "TransactGetItems", "TransactWriteItems", "ExecuteStatement",
                              "BatchExecuteStatement", "ExecuteTransaction"})
 READS = frozenset({"Query", "Scan", "ExecuteStatement"})
+TTL_TWICE = "Time to live has been modified multiple times within a fixed interval"
+TTL_NOT_NOW = "Time to live cannot be configured when table is in CREATING or DELETING state"
+TTL_PASSING = {True: "ENABLING", False: "DISABLING"}
 
 
 @dataclass
@@ -36,6 +51,10 @@ class Lifecycle:
     delete: float = 0.0      # s a deleted table is DELETING
     index: float = 0.0       # s a new GSI is CREATING before its backfill
     backfill: float = 0.0    # items a second a new GSI backfills (0: at once)
+    ttl: float = 0.0         # s TTL is ENABLING / DISABLING after UpdateTimeToLive
+    ttl_lag: float = 0.0     # s at most an expired item waits for its deletion
+    seed: int = 0            # the realism's seed: each item's deletion delay
+    ttls: dict = field(default_factory=dict)  # table -> (when the TTL change is done, enabled, attribute)
     tables: dict = field(default_factory=dict)   # table -> when it is ACTIVE
     indexes: dict = field(default_factory=dict)  # (table, index) -> when it is ACTIVE
     deleting: dict = field(default_factory=dict)  # table -> (when it is gone, its DELETING description)
@@ -54,6 +73,10 @@ class Lifecycle:
                     raise ResourceInUseException(f"Table already exists: {table}")
             elif description is not None:
                 del self.deleting[table]
+            if operation == "UpdateTimeToLive" and (now < gone or now < self.tables.get(table, 0.0)):
+                raise ValidationException(TTL_NOT_NOW)
+            if operation == "UpdateTimeToLive" and now < self.ttls.get(table, (0.0,))[0]:
+                raise ValidationException(TTL_TWICE)
             if now < self.tables.get(table, 0.0):
                 if operation in ITEM_OPERATIONS:
                     raise ResourceNotFoundException(NOT_FOUND)
@@ -76,8 +99,15 @@ class Lifecycle:
                     items = engine.table(table).item_count
                     self.indexes[table, update["Create"]["IndexName"]] = now + self.index + (
                         items / self.backfill if self.backfill else 0.0)
+        elif operation == "UpdateTimeToLive" and self.ttl:
+            specification = request["TimeToLiveSpecification"]
+            self.ttls[request["TableName"]] = (now + self.ttl, specification["Enabled"],
+                                               specification["AttributeName"])
+        elif operation == "DescribeTimeToLive":
+            self._ttl_status(request["TableName"], response["TimeToLiveDescription"], now)
         elif operation == "DeleteTable":
             self.tables.pop(request["TableName"], None)
+            self.ttls.pop(request["TableName"], None)
             if self.delete:
                 self.deleting[request["TableName"]] = (now + self.delete, dict(response["TableDescription"]))
         description = response.get("Table") or response.get("TableDescription")
@@ -91,3 +121,20 @@ class Lifecycle:
         for index in description.get("GlobalSecondaryIndexes") or []:
             if now < self.indexes.get((name, index["IndexName"]), 0.0):
                 index["IndexStatus"], index["Backfilling"] = "CREATING", True
+
+    def _ttl_status(self, table: str, description: dict, now: float) -> None:
+        done, enabled, attribute = self.ttls.get(table, (0.0, None, None))
+        if now < done:
+            description.clear()
+            description.update(TimeToLiveStatus=TTL_PASSING[enabled], AttributeName=attribute)
+
+    def ttl_delay(self, table: str, key: tuple, now: float) -> float | None:
+        """How long after its expiry the TTL sweep deletes an item of ``table`` (its key values' reprs); None
+        while the table's TTL is still ENABLING (nothing expires yet)."""
+        done, enabled, _ = self.ttls.get(table, (0.0, None, None))
+        if enabled and now < done:
+            return None
+        if not self.ttl_lag:
+            return 0.0
+        digest = hashlib.blake2b(repr((self.seed, table, key)).encode(), digest_size=8).digest()
+        return self.ttl_lag * int.from_bytes(digest, "big") / 2 ** 64

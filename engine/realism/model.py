@@ -7,7 +7,10 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from .faults import BATCHES, ERRORS, Rule, table_names
+from ..errors import CancellationReason, TransactionCanceledException, TransactionConflictException
+from . import waits
+from .conflicts import EXCEPTION_MESSAGE, REASON_MESSAGE
+from .faults import ERRORS, Rule, table_names
 
 STALE_READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem"})  # (TransactGetItems: always consistent)
 KEPT = 1000  # injections the log keeps (the count goes on)
@@ -29,10 +32,11 @@ class Realism:
     """Production behaviours for one engine (``faults``: ``Rule`` s), drawn from ``random.Random(seed)``."""
 
     def __init__(self, faults: list | None = None, seed: int = 0, source: str = "<realism>", lifecycle=None,
-                 consistency=None):
+                 consistency=None, conflicts=None):
         self.rules = list(faults or [])
         self.lifecycle = lifecycle  # lifecycle.Lifecycle: tables and indexes CREATING on the clock, or None
         self.consistency = consistency  # consistency.Consistency: stale reads and GSI lag, or None
+        self.conflicts = conflicts  # conflicts.Conflicts: transactions that hold their items a while, or None
         self.seed, self.source = seed, source
         self.rng = random.Random(seed)
         self.injected: deque = deque(maxlen=KEPT)  # the last injections (a server runs for weeks)
@@ -47,7 +51,7 @@ class Realism:
             if answer is not None:
                 return answer
         rule = self._fire(engine, operation, tables, request)
-        if rule is not None and operation in BATCHES:
+        if rule is not None and rule.unprocessed:
             return self._unprocessed(engine, operation, request, handler, rule)
         response = handler(engine, request)
         if self.lifecycle is not None:
@@ -64,13 +68,14 @@ class Realism:
                 if table in response.get("Responses", {}):
                     one = {"TableName": table, **{k: v for k, v in entry.items() if k != "Keys"}}
                     found = {"Items": response["Responses"][table]}
-                    self._swap(engine, operation, one, found)
+                    self._swap(engine, operation, one, found, entry["Keys"])
                     response["Responses"][table] = found["Items"]
         else:
-            self._swap(engine, operation, request, response)
+            self._swap(engine, operation, request, response, [request["Key"]] if "Key" in request else None)
 
-    def _swap(self, engine, operation: str, request: dict, response: dict) -> None:
-        """One table's read (its request and its response's Item or Items) as a lagging replica answers it."""
+    def _swap(self, engine, operation: str, request: dict, response: dict, keys: list | None) -> None:
+        """One table's read (its request and its response's Item or Items) as a lagging replica answers it;
+        ``keys``, a point read's keys: one deleted a moment ago may be found again."""
         index = request.get("IndexName")
         if (request.get("ConsistentRead") and index is None) or request.get("ProjectionExpression") \
                 or request.get("AttributesToGet") or request.get("Select") == "COUNT":
@@ -78,6 +83,8 @@ class Realism:
         many = "Items" in response
         found = response.get("Items") if many else [response["Item"]] if "Item" in response else []
         items, swapped = self._lagging(engine, operation, request["TableName"], found, index)
+        if keys is not None and len(found) < len(keys):
+            items, swapped = self._deleted(engine, operation, request["TableName"], keys, found, items, swapped)
         if not swapped:
             return
         if many:
@@ -86,6 +93,20 @@ class Realism:
             response["Item"] = items[0]
         else:
             del response["Item"]
+
+    def _deleted(self, engine, operation: str, name: str, keys: list, found: list, items: list,
+                 swapped: int) -> tuple:
+        """A point read's keys it did not find, as a lagging replica may still hold them (deleted just now)."""
+        table = engine.table(name)
+        names = table.spec.key.names
+        there = {tuple(repr(item.get(n)) for n in names) for item in found}
+        again = [self.consistency.missing(table, key, engine.clock(), self.rng) for key in keys
+                 if tuple(repr(key.get(n)) for n in names) not in there]
+        again = [item for item in again if item is not None]
+        if again:
+            self._log(engine, operation, [name], f"{len(again)} deleted item{'' if len(again) == 1 else 's'} "
+                      "served")
+        return items + again, swapped + len(again)
 
     def statement_items(self, engine, table: str, index: str | None, items: list, consistent: bool) -> tuple:
         """A PartiQL SELECT's items as a lagging replica (or index) gives them, and how many were earlier
@@ -113,16 +134,59 @@ class Realism:
         self._fire(engine, operation, tables, request)  # (an unprocessed rule names batch operations only)
 
     def _fire(self, engine, operation: str, tables: list, request: dict) -> Rule | None:
-        """The first rule that matches the request and is drawn: its error raised (and logged), or the rule
-        itself (one that hands back a batch's entries); None when none fires."""
+        """The first rule that matches the request and is drawn: its error raised (and logged), its latency
+        waited, or the rule itself (one that hands back a batch's entries); None when none fires."""
         for rule in self.rules:
             if rule.matches(operation, tables, request) and self.rng.random() < rule.share:
                 rule.fired += 1
                 if rule.error is not None:
                     self._log(engine, operation, tables, rule.error)
                     raise ERRORS[rule.error](tables[0] if tables else None)
+                if rule.latency:
+                    self._log(engine, operation, tables, f"{rule.latency * 1000:g} ms of latency")
+                    self.wait(engine, rule.latency)
                 return rule
         return None
+
+    # ------------------------------------------------------ transaction conflicts (the engine asks)
+    def writing(self, engine, kind: str, table: str, located: tuple) -> None:
+        """A single write (``kind``: Put, Update, Delete) of an item: TransactionConflictException while an
+        ongoing transaction holds it."""
+        if self.holds(engine, f"{kind}Item", table, located):
+            raise TransactionConflictException(EXCEPTION_MESSAGE)
+
+    def holds(self, engine, operation: str, table: str, located: tuple) -> bool:
+        """Whether an ongoing transaction holds the item (the request meets a conflict: logged)."""
+        if self.conflicts is None or not self.conflicts.ongoing(table, located, engine.clock()):
+            return False
+        self._log(engine, operation, [table], "TransactionConflict (an ongoing transaction holds the item)")
+        return True
+
+    @staticmethod
+    def conflict_reason() -> CancellationReason:
+        """A transaction's cancellation reason for an item another transaction holds."""
+        return CancellationReason("TransactionConflict", REASON_MESSAGE)
+
+    def transact_reads(self, engine, tables: list, keys: list) -> None:
+        """A TransactGetItems: cancelled (TransactionConflict at each held item's place) when an ongoing
+        transaction holds any of its items."""
+        if self.conflicts is None:
+            return
+        held = [self.holds(engine, "TransactGetItems", table.name, table.locate(*key))
+                for table, key in zip(tables, keys)]
+        if any(held):
+            raise TransactionCanceledException([self.conflict_reason() if one else CancellationReason()
+                                                for one in held])
+
+    def transacted(self, engine, mutations: list) -> float:
+        """A transaction that ran: its items held for its duration; the seconds its caller waits."""
+        return 0.0 if self.conflicts is None else self.conflicts.hold(mutations, engine.clock())
+
+    @staticmethod
+    def wait(engine, seconds: float) -> None:
+        """Let ``seconds`` pass for the request running now (``waits``: a sleep, a server's await, or none on a
+        virtual clock)."""
+        waits.wait(engine, seconds)
 
     def _unprocessed(self, engine, operation: str, request: dict, handler, rule: Rule) -> dict:
         """Hand back a share of a batch's entries (at least one), run the rest."""

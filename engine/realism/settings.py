@@ -12,6 +12,14 @@
     operation = "BatchWriteItem"
     unprocessed = 0.5                 # a share of the batch's entries handed back (at least one)
     count = 3                         # the first 3 matching requests only
+    [[fault]]
+    table = "Orders"
+    latency = 0.25                    # seconds the answer takes longer
+    share = 0.01
+    [lifecycle]                       # seconds: create, index, delete, ttl; items a second: backfill
+    [consistency]                     # window, stale, gsi_lag, index_lag = { ByStatus = 2.0 }
+    [transactions]
+    duration = 0.03                   # seconds a transaction holds its items
 """
 
 from __future__ import annotations
@@ -22,24 +30,38 @@ from pathlib import Path
 
 from ..types import from_python
 from .faults import ERRORS, Rule
+from .conflicts import Conflicts
 from .consistency import Consistency
 from .lifecycle import Lifecycle
 from .model import Realism
 
 # (model) figures: tables CREATING 15 s, new GSIs 15 s before a backfill of 3,000 items a second, tables DELETING
-# 15 s — AWS publishes no figure; recorded creations took 15-20 s for tables, 14-22 s for GSIs (vector-search.md)
-AWS_LIFECYCLE = {"create": 15.0, "index": 15.0, "backfill": 3000.0, "delete": 15.0}
+# 15 s — AWS publishes no figure; recorded creations took 15-20 s for tables, 14-22 s for GSIs (vector-search.md).
+# Consistency: "usually reached within a second" (DynamoDB developer guide, read consistency) is the window; GSIs
+# take "a fraction of a second" (guide, GSI attribute projections): 0.5 s (model); the chance an eventually
+# consistent read lags is unpublished: 0.1 (model). Transactions: 30 ms (model: no published figure). TTL: ENABLED
+# at once and deletions up to 30 minutes late, as observed (item-api §6.1, §6.2; AWS says "within 48 hours").
+AWS_LIFECYCLE = {"create": 15.0, "index": 15.0, "backfill": 3000.0, "delete": 15.0, "ttl": 0.0, "ttl_lag": 1800.0}
+AWS_CONSISTENCY = {"window": 1.0, "stale": 0.1, "gsi_lag": 0.5}
+AWS_TRANSACTIONS = {"duration": 0.03}
 PRESETS = {"off": lambda: None,
-           "aws": lambda: Realism(source="the aws preset", lifecycle=Lifecycle(**AWS_LIFECYCLE))}
-TOP = ("seed", "fault", "lifecycle", "consistency")
+           "aws": lambda: Realism(source="the aws preset", lifecycle=Lifecycle(**AWS_LIFECYCLE),
+                                  consistency=Consistency(**AWS_CONSISTENCY),
+                                  conflicts=Conflicts(**AWS_TRANSACTIONS))}
+TOP = ("seed", "fault", "lifecycle", "consistency", "transactions")
 # [lifecycle]: seconds tables (create) and new GSIs (index) are CREATING, the items a second a GSI backfills
-# (backfill, 0: at once), seconds a deleted table is DELETING (delete); [consistency]: seconds a write's previous
+# (backfill, 0: at once), seconds a deleted table is DELETING (delete), seconds TTL is ENABLING / DISABLING (ttl)
+# and the most an expired item waits for its deletion (ttl_lag); [consistency]: seconds a write's previous
 # version may be read (window), the chance an eventually consistent read of it does (stale), seconds a GSI lags
-# its table (gsi_lag). name -> (default, most, what it is)
+# its table (gsi_lag; index_lag, a table of index name = seconds, for one index); [transactions]: seconds a
+# transaction holds its items (duration). name -> (default, most, what it is)
 LIFECYCLE = {"create": (0.0, 86_400, "seconds"), "index": (0.0, 86_400, "seconds"),
-             "backfill": (0.0, 10_000_000, "items a second"), "delete": (0.0, 86_400, "seconds")}
+             "backfill": (0.0, 10_000_000, "items a second"), "delete": (0.0, 86_400, "seconds"),
+             "ttl": (0.0, 86_400, "seconds"), "ttl_lag": (0.0, 30 * 86_400, "seconds")}
 CONSISTENCY = {"window": (1.0, 3600, "seconds"), "stale": (0.0, 1, "a share"), "gsi_lag": (0.0, 3600, "seconds")}
-RULE = ("operation", "table", "index", "key", "error", "share", "count", "unprocessed")
+TRANSACTIONS = {"duration": (0.0, 60, "seconds")}
+LATENCY = (0.0, 60, "seconds")  # a rule's latency
+RULE = ("operation", "table", "index", "key", "error", "share", "count", "unprocessed", "latency")
 
 
 class RealismError(ValueError):
@@ -67,8 +89,8 @@ def realism_from(spec) -> Realism | None:
 def parse(document: dict, source: str) -> Realism:
     unknown = sorted(set(document) - set(TOP))
     if unknown:
-        raise RealismError(f"{source}: unknown {', '.join(unknown)} (it takes seed, [[fault]], [lifecycle] and "
-                           "[consistency])")
+        raise RealismError(f"{source}: unknown {', '.join(unknown)} (it takes seed, [[fault]], [lifecycle], "
+                           "[consistency] and [transactions])")
     seed = document.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RealismError(f"{source}: seed takes a whole number, not {seed!r}")
@@ -76,27 +98,44 @@ def parse(document: dict, source: str) -> Realism:
     if not isinstance(rules, list):
         raise RealismError(f"{source}: fault takes [[fault]] tables ({', '.join(RULE)})")
     return Realism([_rule(entry, f"{source}: fault[{n}]") for n, entry in enumerate(rules)], seed, source,
-                   Lifecycle(**_figures(document["lifecycle"], f"{source}: lifecycle", LIFECYCLE))
+                   Lifecycle(**_figures(document["lifecycle"], f"{source}: lifecycle", LIFECYCLE), seed=seed)
                    if "lifecycle" in document else None,
-                   Consistency(**_figures(document["consistency"], f"{source}: consistency", CONSISTENCY))
-                   if "consistency" in document else None)
+                   _consistency(document["consistency"], f"{source}: consistency")
+                   if "consistency" in document else None,
+                   Conflicts(**_figures(document["transactions"], f"{source}: transactions", TRANSACTIONS))
+                   if "transactions" in document else None)
 
 
-def _figures(entry, where: str, figures: dict) -> dict:
-    """The numbers of a ``[lifecycle]`` or ``[consistency]`` table: each in its range, its default when unsaid."""
+def _consistency(entry, where: str) -> Consistency:
+    """``[consistency]``: its figures, and ``index_lag``, seconds by index name."""
+    lags = entry.get("index_lag", {}) if isinstance(entry, dict) else {}
+    if not isinstance(lags, dict):
+        raise RealismError(f"{where}.index_lag takes a table of index name = seconds")
+    figures = _figures({k: v for k, v in entry.items() if k != "index_lag"} if isinstance(entry, dict) else entry,
+                       where, CONSISTENCY, extra=("index_lag",))
+    return Consistency(**figures, index_lag={name: _number(seconds, f"{where}.index_lag.{name}",
+                                                           CONSISTENCY["gsi_lag"]) for name, seconds in lags.items()})
+
+
+def _figures(entry, where: str, figures: dict, extra: tuple = ()) -> dict:
+    """The numbers of a ``[lifecycle]``, ``[consistency]`` or ``[transactions]`` table: each in its range, its
+    default when unsaid (``extra``: other members the caller reads)."""
+    takes = ", ".join((*figures, *extra))
     if not isinstance(entry, dict):
-        raise RealismError(f"{where} takes a table ({', '.join(figures)})")
+        raise RealismError(f"{where} takes a table ({takes})")
     unknown = sorted(set(entry) - set(figures))
     if unknown:
-        raise RealismError(f"{where}: unknown {', '.join(unknown)} (it takes {', '.join(figures)})")
-    out = {}
-    for name, (default, top, what) in figures.items():
-        value = entry.get(name, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                or not 0 <= value <= top:
-            raise RealismError(f"{where}.{name} takes {what} from 0 to {top:,g}, not {value!r}")
-        out[name] = float(value)
-    return out
+        raise RealismError(f"{where}: unknown {', '.join(unknown)} (it takes {takes})")
+    return {name: _number(entry.get(name, figure[0]), f"{where}.{name}", figure) for name, figure in figures.items()}
+
+
+def _number(value, where: str, figure: tuple) -> float:
+    """``value`` as a figure (default, most, what it is) takes it, or a RealismError naming ``where``."""
+    _, top, what = figure
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 <= value <= top:
+        raise RealismError(f"{where} takes {what} from 0 to {top:,}, not {value!r}")
+    return float(value)
 
 
 def _rule(entry, where: str) -> Rule:
@@ -106,8 +145,9 @@ def _rule(entry, where: str) -> Rule:
     if unknown:
         raise RealismError(f"{where}: unknown {', '.join(unknown)} (it takes {', '.join(RULE)})")
     error, unprocessed = entry.get("error"), _share(entry.get("unprocessed", 0.0), f"{where}.unprocessed")
-    if (error is None) == (not unprocessed):
-        raise RealismError(f"{where} takes error or unprocessed (one of them)")
+    latency = _number(entry.get("latency", 0.0), f"{where}.latency", LATENCY)
+    if [error is not None, bool(unprocessed), bool(latency)].count(True) != 1:
+        raise RealismError(f"{where} takes error, unprocessed or latency (one of them)")
     if error is not None and error not in ERRORS:
         raise RealismError(f"{where}.error takes {', '.join(ERRORS)}, not {error!r}")
     operations = entry.get("operation", [])
@@ -130,7 +170,7 @@ def _rule(entry, where: str) -> Rule:
     except (TypeError, ValueError) as error:
         raise RealismError(f"{where}.key: {error}") from None
     return Rule(error, tuple(operations), entry.get("table"), entry.get("index"), key,
-                _share(entry.get("share", 1.0), f"{where}.share"), count, unprocessed)
+                _share(entry.get("share", 1.0), f"{where}.share"), count, unprocessed, latency)
 
 
 def _share(value, where: str) -> float:

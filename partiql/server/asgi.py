@@ -3,7 +3,8 @@
 It calls the engine synchronously in the event loop (the loop serialises
 the engine: no executor, one worker), answers a body over 16 MB with 413
 before reading it (item-api §1.1), and sends the status, headers and body
-as one response. ``GET /`` is the health check DynamoDB answers; another
+as one response (with realism on, after awaiting what the request takes:
+``engine.realism.waits``). ``GET /`` is the health check DynamoDB answers; another
 method, path or content type is dynalite's 404; a POST without a body is a
 SerializationException, as DynamoDB answers it. Every answer carries a
 request id and the CRC-32 of its body (recorded-2026-11 C3).
@@ -17,6 +18,7 @@ the request id and the CRC.
 
 from __future__ import annotations
 
+import asyncio
 import zlib
 
 from partiql.engine.errors import SerializationException
@@ -34,6 +36,10 @@ class App:
 
     def __init__(self, handler, region: str = "us-east-1", max_body: int = MAX_BODY_BYTES):
         self.handler = handler
+        self.waits = None  # realism's waits (engine.realism.waits) when the engine has realism on
+        if getattr(handler.connection.engine, "realism", None) is not None:
+            from partiql.engine.realism import waits
+            self.waits = waits
         self.max_body = max_body
         self.health = f"healthy: dynamodb.{region}.amazonaws.com ".encode()  # sic: trailing space
 
@@ -59,7 +65,14 @@ class App:
             return  # the client went away (or the server closed it) before its request was whole: nothing runs
         if body is None:
             return await _send(send, 413, [("connection", "close")], b"", cors)
-        status, out_headers, out_body = self.handler.handle(headers.get("x-amz-target"), headers, body)
+        if self.waits is None:
+            status, out_headers, out_body = self.handler.handle(headers.get("x-amz-target"), headers, body)
+        else:  # (realism: what the request takes — a transaction's time, a latency — is awaited, not slept)
+            self.waits.defer()
+            status, out_headers, out_body = self.handler.handle(headers.get("x-amz-target"), headers, body)
+            delay = self.waits.take()
+            if delay:
+                await asyncio.sleep(delay)
         await _send(send, status, out_headers, out_body, cors)
 
     async def _body(self, headers: dict, receive):

@@ -81,7 +81,9 @@ def test_partiql_reads_are_served_stale_with_a_warning_and_never_with_a_projecti
 @pytest.mark.parametrize("section, words", [
     ({"stale": 2}, "consistency.stale takes a share from 0 to 1, not 2"),
     ({"window": -1}, "consistency.window takes seconds from 0 to 3,600, not -1"),
-    ({"lag": 1}, "consistency: unknown lag (it takes window, stale, gsi_lag)"),
+    ({"lag": 1}, "consistency: unknown lag (it takes window, stale, gsi_lag, index_lag)"),
+    ({"index_lag": 2}, "consistency.index_lag takes a table of index name = seconds"),
+    ({"index_lag": {"ByStatus": "soon"}}, "consistency.index_lag.ByStatus takes seconds from 0 to 3,600, not 'soon'"),
 ])
 def test_a_consistency_setting_that_cannot_be_is_named(section, words):
     with pytest.raises(RealismError) as refused:

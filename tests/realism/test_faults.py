@@ -94,10 +94,16 @@ def test_off_changes_nothing_and_the_log_names_each_injection(caplog):
 
 
 @pytest.mark.parametrize("document, words", [
-    ({"colour": 1}, "unknown colour (it takes seed, [[fault]], [lifecycle] and [consistency])"),
+    ({"colour": 1}, "unknown colour (it takes seed, [[fault]], [lifecycle], [consistency] and [transactions])"),
     ({"seed": "x"}, "seed takes a whole number"),
     ({"fault": {}}, "fault takes [[fault]] tables"),
-    ({"fault": [{"operation": "GetItem"}]}, "fault[0] takes error or unprocessed (one of them)"),
+    ({"fault": [{"operation": "GetItem"}]}, "fault[0] takes error, unprocessed or latency (one of them)"),
+    ({"fault": [{"latency": 0.1, "error": "InternalServerError"}]},
+     "fault[0] takes error, unprocessed or latency (one of them)"),
+    ({"fault": [{"latency": -1}]}, "fault[0].latency takes seconds from 0 to 60, not -1"),
+    ({"transactions": {"duration": "long"}}, "transactions.duration takes seconds from 0 to 60, not 'long'"),
+    ({"transactions": {"length": 1}}, "transactions: unknown length (it takes duration)"),
+    ({"lifecycle": {"ttl_lag": -5}}, "lifecycle.ttl_lag takes seconds from 0 to 2,592,000, not -5"),
     ({"fault": [{"error": "Oops"}]}, "fault[0].error takes InternalServerError, ThrottlingException"),
     ({"fault": [{"error": "InternalServerError", "share": 2}]}, "fault[0].share takes a share from 0 to 1, not 2"),
     ({"fault": [{"error": "InternalServerError", "count": 0}]}, "fault[0].count takes a whole number >= 1"),
