@@ -172,3 +172,77 @@ def test_the_aws_cli_waits_for_a_creating_table(tmp_path):
     db.close()
     assert waited.returncode == 0, waited.stderr
     assert active == "ACTIVE" and 3 < took < 20  # (it waited out the 4 s, polling each second, not 20 s a poll)
+
+
+def _ttl_db(lifecycle: dict, seed: int = 0):
+    clock = VirtualClock()
+    db = partiql.connect(clock=clock, realism={"seed": seed, "lifecycle": lifecycle})
+    db.execute("CREATE TABLE Sessions PRIMARY KEY (pk STRING HASH)")
+    return db, clock
+
+
+def _ttl(db, enabled=True):
+    return db.engine.update_time_to_live(TableName="Sessions", TimeToLiveSpecification={
+        "Enabled": enabled, "AttributeName": "expires"})
+
+
+def _status(db) -> dict:
+    return db.engine.describe_time_to_live(TableName="Sessions")["TimeToLiveDescription"]
+
+
+def test_time_to_live_is_enabling_then_disabling_for_its_seconds_and_expires_nothing_meanwhile():
+    from partiql.engine.ttl import sweep
+
+    db, clock = _ttl_db({"ttl": 5})
+    db.engine.put_item(TableName="Sessions", Item={"pk": "old", "expires": int(db.engine.epoch()) - 60})
+    _ttl(db)
+    assert _status(db) == {"TimeToLiveStatus": "ENABLING", "AttributeName": "expires"}
+    assert _answer(lambda: _ttl(db, False)) == ("ValidationException: Time to live has been modified multiple times "
+                                               "within a fixed interval")
+    clock.advance(4.9)
+    assert sweep(db.engine) == 0
+    clock.advance(0.1)
+    assert _status(db) == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}
+    assert sweep(db.engine) == 1
+    _ttl(db, False)
+    assert _status(db) == {"TimeToLiveStatus": "DISABLING", "AttributeName": "expires"}
+    clock.advance(5)
+    assert _status(db) == {"TimeToLiveStatus": "DISABLED"}
+
+
+def test_time_to_live_cannot_be_configured_while_a_table_is_creating_or_deleting():
+    db, clock = _ttl_db({"create": 5, "delete": 5})
+    db.execute("CREATE TABLE Later PRIMARY KEY (pk STRING HASH)")
+    later = lambda: db.engine.update_time_to_live(TableName="Later", TimeToLiveSpecification={  # noqa: E731
+        "Enabled": True, "AttributeName": "expires"})
+    refused = ("ValidationException: Time to live cannot be configured when table is in CREATING or DELETING "
+               "state")
+    assert _answer(later) == refused
+    clock.advance(5)
+    assert _answer(later) == "ok"
+    db.engine.delete_table(TableName="Later")
+    assert _answer(later) == refused
+
+
+def _expiry(seed: int) -> list:
+    """How many of 100 items expired together the sweep has deleted after 0, 150, …, 600 s of a 600-s lag."""
+    from partiql.engine.ttl import sweep
+
+    db, clock = _ttl_db({"ttl_lag": 600}, seed)
+    now = int(db.engine.epoch())
+    for n in range(100):
+        db.engine.put_item(TableName="Sessions", Item={"pk": f"s{n}", "expires": now})
+    _ttl(db)
+    gone, out = 0, []
+    for _ in range(5):
+        clock.advance(150 if out else 1)
+        gone += sweep(db.engine)
+        out.append(gone)
+    return out
+
+
+def test_expired_items_are_deleted_over_the_lag_the_same_way_for_a_seed():
+    counts = _expiry(3)
+    assert counts == sorted(counts) and counts[0] <= 2 and counts[-1] == 100
+    assert 10 <= counts[1] <= 40 and 35 <= counts[2] <= 65  # (delays spread evenly over the lag)
+    assert _expiry(3) == counts and _expiry(4) != counts
