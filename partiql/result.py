@@ -89,6 +89,7 @@ class PlanSummary:
     ops: tuple = field(default=(), repr=False, compare=False)
     capacity_estimate: str | None = None
     refused: str | None = None  # why DynamoDB's PartiQL would refuse it (the requests: what the API serves instead)
+    realism: tuple = ()  # what the engine's realism may do to it (stale reads, conflicts, faults), a line each
     _requests: list | None = field(default=None, init=False, repr=False, compare=False)
 
     @property

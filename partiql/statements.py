@@ -160,7 +160,14 @@ class StatementRunner:
         return Result(plan=summary, message="EXPLAIN (nothing was executed)")
 
     def explain(self, template, params, consistent: bool = False) -> PlanSummary:
-        """The plan summary of a template, running nothing."""
+        """The plan summary of a template, running nothing (with what realism may do to it, when on)."""
+        summary = self._summary(template, params, consistent)
+        if self.engine.realism is not None and summary.table is not None:
+            summary.realism = tuple(self.engine.realism.explain(summary.kind, summary.table, summary.index,
+                                                                consistent))
+        return summary
+
+    def _summary(self, template, params, consistent: bool) -> PlanSummary:
         if isinstance(template, SelectTemplate):
             ops, scan = self.executor.select_ops(template, params, consistent)
             return self.executor.summary(template, ops, scan)

@@ -22,6 +22,7 @@ def render_plan(plan) -> str:
         lines.append(f"refused by DynamoDB's PartiQL: {plan.refused} The API serves the same read:")
     if plan.capacity_estimate:
         lines.append(f"capacity estimate: {plan.capacity_estimate}")
+    lines += [f"realism: {line}" for line in plan.realism]
     total = len(plan.requests)
     for number, request in enumerate(plan.requests, 1):
         label = f"{plan.kind} request" + (f" {number} of {total}" if total > 1 else "")

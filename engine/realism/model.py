@@ -217,6 +217,36 @@ class Realism:
         self.total += 1
         LOG.warning("realism: injected %s into %s%s", fault, operation, f" on {entry.table}" if entry.table else "")
 
+    def explain(self, kind: str, table: str, index: str | None, consistent: bool) -> list:
+        """What this realism may do to a statement lowered to ``kind`` on ``table`` (``index``): a line each
+        (EXPLAIN's; it runs nothing, so it says what may happen, not what did)."""
+        lines = []
+        reading = kind in ("GetItem", "Query", "Scan")
+        if reading and self.consistency is not None:
+            lines.append(self._explain_read(index, consistent))
+        if kind in ("PutItem", "UpdateItem", "DeleteItem") and self.conflicts is not None and self.conflicts.duration:
+            lines.append(f"TransactionConflictException while a transaction holds the item (transactions hold "
+                         f"their items {_span(self.conflicts.duration)})")
+        request = {"TableName": table, "IndexName": index}
+        lines += [f"fault: {rule.describe()}" for rule in self.rules
+                  if rule.matches("ExecuteStatement", [table], request)]
+        return lines
+
+    def _explain_read(self, index: str | None, consistent: bool) -> str:
+        figures = self.consistency
+        if index is not None:
+            lag = figures.index_lag.get(index, figures.gsi_lag)
+            return (f"the index lags its table {_span(lag)}: a write of the last {_span(lag)} is not seen yet"
+                    if lag else "the index sees its table's writes at once")
+        if consistent:
+            return "a strongly consistent read: never stale"
+        return (f"eventually consistent: an item written in the last {_span(figures.window)} is read as it was "
+                f"before with a chance of {figures.stale:g} (ConsistentRead: never)")
+
     def describe(self) -> list:
         """The active rules, a line each (the shell's ``.faults``)."""
         return [rule.describe() for rule in self.rules]
+
+
+def _span(seconds: float) -> str:
+    return f"{seconds:g} s" if seconds >= 1 else f"{seconds * 1000:g} ms"

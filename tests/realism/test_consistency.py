@@ -139,3 +139,36 @@ def test_a_point_read_may_find_an_item_deleted_in_the_window():
     assert db.engine.scan(TableName="Orders")["Items"] == []  # (a range does not resurrect it: model)
     clock.advance(1)
     assert "Item" not in db.engine.get_item(TableName="Orders", Key={"pk": "a"})
+
+
+@pytest.mark.parametrize("statement, consistent, lines", [
+    ("SELECT * FROM Orders WHERE pk = 'a'", False, [
+        "eventually consistent: an item written in the last 1 s is read as it was before with a chance of 0.25 "
+        "(ConsistentRead: never)", "fault: InternalServerError: every operation on Orders, 10% of them (0 injected)"]),
+    ("SELECT * FROM Orders WHERE pk = 'a'", True, [
+        "a strongly consistent read: never stale",
+        "fault: InternalServerError: every operation on Orders, 10% of them (0 injected)"]),
+    ("SELECT * FROM \"Orders\".\"ByStatus\" WHERE status = 'open'", False, [
+        "the index lags its table 500 ms: a write of the last 500 ms is not seen yet",
+        "fault: InternalServerError: every operation on Orders, 10% of them (0 injected)"]),
+    ("UPDATE Orders SET n = 1 WHERE pk = 'a'", False, [
+        "TransactionConflictException while a transaction holds the item (transactions hold their items 30 ms)",
+        "fault: InternalServerError: every operation on Orders, 10% of them (0 injected)"]),
+    ("SELECT * FROM Other WHERE pk = 'a'", False, [
+        "eventually consistent: an item written in the last 1 s is read as it was before with a chance of 0.25 "
+        "(ConsistentRead: never)"]),
+])
+def test_explain_says_what_realism_may_do_to_a_statement(statement, consistent, lines):
+    from shell.explain import render_plan
+
+    settings = dict(SETTINGS, transactions={"duration": 0.03}, fault=[{"table": "Orders", "error":
+                                                                        "InternalServerError", "share": 0.1}])
+    db, _ = _db(settings)
+    db.execute("CREATE TABLE Other PRIMARY KEY (pk STRING HASH)")
+    plan = db.runner.explain(db.runner.template(statement, [], False), [], consistent)
+    assert list(plan.realism) == lines
+    assert [line for line in render_plan(plan).splitlines() if line.startswith("realism: ")] == [
+        f"realism: {line}" for line in lines]
+    plain, _ = _db(None)  # (realism off: EXPLAIN says nothing of it)
+    plain.execute("CREATE TABLE Other PRIMARY KEY (pk STRING HASH)")
+    assert plain.explain(statement).realism == ()
