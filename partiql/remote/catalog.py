@@ -72,6 +72,8 @@ class RemoteCatalog:
 class PlanningEngine:
     """What the statement runner reads of an engine to plan: the catalog, limits, a lock, a version."""
 
+    realism = None  # (the endpoint has its own behaviour: realism is refused with one)
+
     def __init__(self, catalog: RemoteCatalog):
         self.tables = catalog
         self.limits = Limits()
