@@ -20,7 +20,7 @@ import time
 
 from partiql.cli_help import WordWrap
 from partiql.simulate import WorkloadError, compare, comparison, design_from_file, load, report, simulate
-from partiql.simulate.wording import cost_lines, scaling_lines
+from partiql.simulate.wording import cost_lines, realism_line, scaling_lines, stale_line
 from partiql.simulate.cost_settings import check_region
 from partiql.simulate.workload import check_duration, check_seed
 
@@ -173,7 +173,7 @@ def _render(found: dict, outcome, elapsed: float) -> str:
     head = (f"{name}: {found['ran']:,.0f} s of virtual time, {found['requests']:,} requests "
             f"(seed {found['seed']}), run in {elapsed:,.1f} s ({found['requests'] / max(elapsed, 1e-9):,.0f} "
             "requests/s)" + _aggregated(found) + (" -- interrupted" if found["interrupted"] else ""))
-    lines = [head, "", found["verdict"], ""]
+    lines = [head, "", found["verdict"], ""] + [line for line in [realism_line(found)] if line]
     for pattern in found["patterns"]:
         lines += _pattern(pattern)
     lines += [f"advice: {text}" for text in found["advice"]]
@@ -227,7 +227,8 @@ def _pattern(pattern: dict) -> list:
         lines.append(f"  throttled share, a column {'a second' if width == 1 else f'per {width:,} s'} |{cells}|")
     lines += [f"  throttled: {reason} × {count:,}" for reason, count in pattern["reasons"].items()]
     lines += [f"  failed: {code} × {count:,}" for code, count in pattern["errors"].items()]
-    return lines
+    stale = stale_line(pattern)
+    return lines + ([f"  {stale}"] if stale else [])
 
 
 def _share_cell(second: list) -> str:

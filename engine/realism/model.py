@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 
 from ..errors import CancellationReason, TransactionCanceledException, TransactionConflictException
@@ -41,6 +41,8 @@ class Realism:
         self.rng = random.Random(seed)
         self.injected: deque = deque(maxlen=KEPT)  # the last injections (a server runs for weeks)
         self.total = 0  # every injection, counted
+        self.kinds: Counter = Counter()  # every injection, counted by kind
+        self.level = logging.WARNING  # what each injection is logged at (a simulation's thousands: DEBUG)
 
     def call(self, engine, operation: str, request: dict, handler):
         """Run ``handler(engine, request)`` with the faults that match: an error raised before it runs, or a
@@ -105,7 +107,7 @@ class Realism:
         again = [item for item in again if item is not None]
         if again:
             self._log(engine, operation, [name], f"{len(again)} deleted item{'' if len(again) == 1 else 's'} "
-                      "served")
+                      "served", "stale read")
         return items + again, swapped + len(again)
 
     def statement_items(self, engine, table: str, index: str | None, items: list, consistent: bool) -> tuple:
@@ -120,7 +122,7 @@ class Realism:
         many are earlier versions (logged)."""
         items, swapped = self.consistency.items(engine.table(table), items, engine.clock(), self.rng, index)
         if swapped:
-            self._log(engine, operation, [table], f"{swapped} stale item{'' if swapped == 1 else 's'}")
+            self._log(engine, operation, [table], f"{swapped} stale item{'' if swapped == 1 else 's'}", "stale read")
         return items, swapped
 
     def statement(self, engine, operation: str, table: str | None, index: str | None = None) -> None:
@@ -143,7 +145,7 @@ class Realism:
                     self._log(engine, operation, tables, rule.error)
                     raise ERRORS[rule.error](tables[0] if tables else None)
                 if rule.latency:
-                    self._log(engine, operation, tables, f"{rule.latency * 1000:g} ms of latency")
+                    self._log(engine, operation, tables, f"{rule.latency * 1000:g} ms of latency", "latency")
                     self.wait(engine, rule.latency)
                 return rule
         return None
@@ -159,7 +161,8 @@ class Realism:
         """Whether an ongoing transaction holds the item (the request meets a conflict: logged)."""
         if self.conflicts is None or not self.conflicts.ongoing(table, located, engine.clock()):
             return False
-        self._log(engine, operation, [table], "TransactionConflict (an ongoing transaction holds the item)")
+        self._log(engine, operation, [table], "TransactionConflict (an ongoing transaction holds the item)",
+                  "TransactionConflict")
         return True
 
     @staticmethod
@@ -208,14 +211,17 @@ class Realism:
             response.setdefault("Responses", {})
         response["UnprocessedKeys" if member else "UnprocessedItems"] = held
         self._log(engine, operation, list(held), f"{sum(len(v['Keys'] if member else v) for v in held.values())} "
-                  "entries unprocessed")
+                  "entries unprocessed", "unprocessed entries")
         return response
 
-    def _log(self, engine, operation: str, tables: list, fault: str) -> None:
+    def _log(self, engine, operation: str, tables: list, fault: str, kind: str | None = None) -> None:
+        """Log one injection (``kind``: what it counts as, by default the fault itself)."""
         entry = Injected(engine.clock(), operation, tables[0] if tables else None, fault)
         self.injected.append(entry)
         self.total += 1
-        LOG.warning("realism: injected %s into %s%s", fault, operation, f" on {entry.table}" if entry.table else "")
+        self.kinds[kind or fault] += 1
+        LOG.log(self.level, "realism: injected %s into %s%s", fault, operation,
+                f" on {entry.table}" if entry.table else "")
 
     def explain(self, kind: str, table: str, index: str | None, consistent: bool) -> list:
         """What this realism may do to a statement lowered to ``kind`` on ``table`` (``index``): a line each

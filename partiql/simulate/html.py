@@ -15,7 +15,7 @@ from html import escape
 
 from partiql.engine.throughput.figures import PARTITION_READ_CEILING, PARTITION_WRITE_CEILING
 
-from .wording import cost_lines, scaling_lines
+from .wording import cost_lines, realism_line, scaling_lines, stale_line
 
 WIDTH, HEIGHT, PAD = 640, 140, 30
 COLOURS = {"requested": "#9aa5b1", "served": "#2f855a", "throttled": "#c53030", "read": "#2b6cb0",
@@ -50,6 +50,7 @@ def _report(found: dict, level: int) -> str:
              + (f" ({found['aggregated_seconds']:,} s aggregated: steady seconds charged at once)"
                 if found.get("aggregated_seconds") else "")
              + (" (interrupted)" if found["interrupted"] else "") + "</p>"]
+    parts += [f"<p>{escape(line)}</p>" for line in [realism_line(found)] if line]
     parts += [f'<p class="advice">{escape(text)}</p>' for text in found["advice"]]
     for text, target in zip(scaling_lines(found), found.get("autoscaling", [])):
         parts.append(f"<p>{escape(text)}</p>" + _scaling_chart(target))
@@ -64,6 +65,7 @@ def _report(found: dict, level: int) -> str:
         parts.append(_flat(series) or _chart(series, "requests a second"))
         parts += [f"<p>throttled: {escape(reason)} × {count:,}</p>" for reason, count in pattern["reasons"].items()]
         parts += [f"<p>failed: {escape(code)} × {count:,}</p>" for code, count in pattern["errors"].items()]
+        parts += [f"<p>{escape(line)}</p>" for line in [stale_line(pattern)] if line]
     for resource in found["resources"]:
         parts.append(_resource(resource, level + 1))
     return "".join(parts)

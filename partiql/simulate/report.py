@@ -26,6 +26,7 @@ from partiql.engine.throughput.report import advice
 
 from . import cost
 from .cost_advice import scaling_advice, stream_note, unscaled_index_advice
+from .realism_advice import realism_advice, realism_data
 from .wording import verdict
 from .runner import FAILED, REQUESTED, SERVED, THROTTLED, Outcome
 
@@ -43,7 +44,8 @@ def report(outcome: Outcome) -> dict:
     found["advice"] = (design_advice(found) + [text for table in outcome.db.table_names()
                                                for text in outcome.db.design_advice(table)]
                        + scaling_advice(found["autoscaling"])
-                       + unscaled_index_advice(found["autoscaling"], found["resources"]) + found["cost"]["advice"])
+                       + unscaled_index_advice(found["autoscaling"], found["resources"]) + realism_advice(found)
+                       + found["cost"]["advice"])
     found["verdict"] = verdict(found)
     return found
 
@@ -78,6 +80,7 @@ def _report(outcome: Outcome) -> dict:
                            per_minute=outcome.ledger.minutes[table, index] if outcome.ledger else [])
                       for table in outcome.db.table_names() for index in _indexes(outcome.db, table)],
         "autoscaling": [] if outcome.scaler is None else outcome.scaler.as_data(outcome.ran),
+        "realism": realism_data(outcome.db),
     }
 
 
@@ -166,7 +169,8 @@ def _pattern(stats, seconds: int) -> dict:
             "throttled": stats.total(THROTTLED), "failed": stats.total(FAILED),
             "served_share": round(served / requested, 4) if requested else None,
             "reasons": dict(stats.reasons.most_common()), "errors": dict(stats.errors.most_common()),
-            "consumed": stats.consumed, "per_second": [list(second) for second in stats.seconds[:seconds]]}
+            "consumed": stats.consumed, "per_second": [list(second) for second in stats.seconds[:seconds]],
+            "stale": stats.stale, "stale_items": stats.stale_items}
 
 
 def _indexes(db, table: str) -> list:

@@ -18,6 +18,7 @@ the outcome says what ran.
 from __future__ import annotations
 
 import copy
+import logging
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -50,6 +51,8 @@ class PatternStats:
     reasons: Counter = field(default_factory=Counter)  # throttle reason -> requests
     errors: Counter = field(default_factory=Counter)   # error code -> requests
     consumed: float = 0.0              # capacity units the served requests consumed
+    stale: int = 0                     # requests realism served an earlier version of an item (or none yet)
+    stale_items: int = 0               # the items so served
 
     def total(self, column: int) -> int:
         return sum(second[column] for second in self.seconds)
@@ -92,6 +95,9 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     db = partiql.connect(throughput="off", clock=clock)  # building and seeding are not charged
     _build(db, workload, random.Random(seed), database)
     planned = plan_patterns(db, workload, allow_scan)
+    if workload.realism is not None:  # (after the build: the tables are ACTIVE when the traffic starts)
+        db.engine.realism = workload.realism()
+        db.engine.realism.level = logging.DEBUG  # (counted in the report, not logged one by one)
     ledger = Ledger(db, [(table, index) for table in db.table_names()
                          for index in [None] + [gsi.name for gsi in db.engine.table(table).spec.gsis]])
     scaler = Scaler(db, workload.autoscaling, workload.source, ledger) if workload.autoscaling else None
@@ -99,8 +105,10 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
              for p in workload.patterns]
     long = duration > AGGREGATE_AFTER
+    # why realism replays every second: its stale reads, conflicts and faults happen request by request
+    aggregate = (long if exact is None else not exact) and workload.realism is None
     replay = Replay(db, clock, workload, stats, _send, seed=seed, scaler=scaler, ledger=ledger,
-                    aggregate=long if exact is None else not exact, per_second=long or exact is False)
+                    aggregate=aggregate, per_second=long or exact is False)
     try:
         replay.run(duration, progress)
     except KeyboardInterrupt:
@@ -131,6 +139,8 @@ def compare(workload: Workload, designs: list, *, duration: float | None = None,
 def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> None:
     params = [generator.draw(rng, now) for generator in pattern.params]
     second[REQUESTED] += 1
+    consistency = db.engine.realism.consistency if db.engine.realism is not None else None
+    served = consistency.served if consistency is not None else 0
     try:
         if pattern.request is not None:  # an item-API request, through the wire layer
             consumed = item_consumed(wire_call(db.engine, pattern.request.operation, pattern.request.filled(params)))
@@ -146,10 +156,19 @@ def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> No
             stats.reasons.update(reason["reason"] for reason in reasons or [{"reason": error.code}])
         else:
             second[FAILED] += 1
-            stats.errors[error.code] += 1
+            stats.errors[_code(error)] += 1
         return
     second[SERVED] += 1
     stats.consumed += consumed
+    if consistency is not None and consistency.served > served:
+        stats.stale += 1
+        stats.stale_items += consistency.served - served
+
+
+def _code(error: DynamoDBError) -> str:
+    """A failure's name in the report: its code, or TransactionConflict for a transaction cancelled by one."""
+    reasons = getattr(error, "reasons", None) or []
+    return "TransactionConflict" if any(reason.code == "TransactionConflict" for reason in reasons) else error.code
 
 
 def _build(db, workload: Workload, rng: random.Random, database=None) -> None:

@@ -1,5 +1,5 @@
 """What a report says in words, for the terminal and HTML reports: the verdict that opens each design, each
-auto-scaled target's line, the monthly cost's lines."""
+auto-scaled target's line, the monthly cost's lines, what realism did."""
 
 from __future__ import annotations
 
@@ -62,7 +62,8 @@ def cost_lines(found: dict) -> list:
 
 def verdict(found: dict) -> str:
     """One paragraph that opens a design's report: what it served, where and why it throttled and the fix, the
-    Scans not declared, and what it costs a month at this rate."""
+    transaction conflicts and stale reads realism met, the Scans not declared, and what it costs a month at this
+    rate."""
     requested = sum(p["requested"] for p in found["patterns"])
     served = sum(p["served"] for p in found["patterns"])
     throttled = sum(p["throttled"] for p in found["patterns"])
@@ -83,6 +84,14 @@ def verdict(found: dict) -> str:
         key = f" at the key {hottest['top_throttled'][0][0]!r}" if keyed else ""
         said.append(f"Most throttles are on {name}{key} ({reason})"
                     + (f"; the fix: {_fix(hottest['advice'][0])}." if hottest["advice"] else "."))
+    conflicts = sum(p["errors"].get(code, 0) for p in found["patterns"]
+                    for code in ("TransactionConflict", "TransactionConflictException"))
+    if conflicts:
+        said.append(f"{conflicts:,} requests met a transaction holding their item (TransactionConflict).")
+    stale = sum(p.get("stale", 0) for p in found["patterns"])
+    if stale:
+        reads = sum(p["served"] for p in found["patterns"] if p.get("stale"))
+        said.append(f"{stale:,} of {reads:,} reads did not yet see a write (stale: eventual consistency).")
     scans = [p["name"] for p in found["patterns"] if p.get("full_scan") and not p.get("scan_meant")]
     if scans:
         said.append(f"{', '.join(scans)} {'is a full Scan' if len(scans) == 1 else 'are full Scans'}, not declared.")
@@ -99,3 +108,22 @@ def _fix(advice: str) -> str:
     """What an advice says to do: its words after the finding (``key 'X' asks about …: shard it over 2 keys …``
     → ``shard it over 2 keys …``)."""
     return advice.split(": ", 1)[-1].rstrip(".")
+
+
+def stale_line(pattern: dict) -> str | None:
+    """A pattern's reads realism served stale, as a line (None: none were)."""
+    if not pattern.get("stale"):
+        return None
+    return (f"stale: {pattern['stale']:,} reads did not yet see a write ({pattern['stale_items']:,} items as they "
+            "were before it)")
+
+
+def realism_line(found: dict) -> str | None:
+    """What the run's realism did, as a line (None: realism off)."""
+    realism = found.get("realism")
+    if not realism:
+        return None
+    kinds = ", ".join(f"{kind} × {count:,}" for kind, count in realism["injected_by_kind"].items())
+    return (f"realism ({realism['source']}): {realism['injected']:,} events injected or met"
+            + (f" ({kinds})" if kinds else "") + f"; {realism['conflicts']:,} transaction conflicts, "
+            f"{realism['stale_items']:,} items read stale")

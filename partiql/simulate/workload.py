@@ -42,7 +42,7 @@ from .members import members as _members
 from .numbers import MAX_SEED_ITEMS, number, whole
 
 MAX_DURATION = 7 * 86_400  # a week: auto scaling's daily decrease quota and a bill need days (replay.py aggregates)
-TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices", "autoscaling", "cost")
+TOP_LEVEL = ("duration", "seed", "tables", "data", "pattern", "design", "prices", "autoscaling", "cost", "realism")
 SCALING = ("table", "dimension", "min", "max", "target")
 SCALING_OPTIONS = ("index", "scale_in_cooldown", "scale_out_cooldown", "disable_scale_in")
 PRICES = ("read", "write")  # $ per million read / write request units (on demand), for the comparison
@@ -98,6 +98,7 @@ class Workload:
     design: str | None = None                     # the design this workload is (``with_design``)
     autoscaling: list = field(default_factory=list)  # autoscaling.Scaling
     cost: CostSettings = field(default_factory=CostSettings)  # [cost]: region, table classes, sizes
+    realism: object = None  # [realism]: a function making a fresh engine.realism.Realism for each run, or None
 
     def with_design(self, design: Design) -> "Workload":
         """This workload with ``design``'s tables and pattern changes (a new Workload)."""
@@ -110,7 +111,8 @@ class Workload:
                                     pattern.scan, pattern.expect,
                                     None if "statement" in changes else pattern.request))
         return Workload(self.duration, self.seed, self.tables if design.tables is None else design.tables,
-                        self.seeds, patterns, [], self.prices, self.source, design.name, self.autoscaling, self.cost)
+                        self.seeds, patterns, [], self.prices, self.source, design.name, self.autoscaling, self.cost,
+                        self.realism)
 
 
 def merged(model: Workload, workload: Workload) -> Workload:
@@ -151,7 +153,7 @@ def parse(text: str, source: str = "<workload>", folder=None, patterns_needed: b
     unknown = sorted(set(document) - set(TOP_LEVEL))
     if unknown:
         raise WorkloadError(f"{source}: unknown setting {', '.join(unknown)} (it takes duration, seed, tables, "
-                            "[[data]], [[pattern]], [[design]], [prices], [[autoscaling]] and [cost])")
+                            "[[data]], [[pattern]], [[design]], [prices], [[autoscaling]], [cost] and [realism])")
     workload = Workload(source=source)
     if "duration" in document:
         workload.duration = check_duration(document["duration"], f"{source}: duration")
@@ -184,7 +186,31 @@ def parse(text: str, source: str = "<workload>", folder=None, patterns_needed: b
     if not isinstance(scalings, list):
         raise WorkloadError(f"{source}: autoscaling takes [[autoscaling]] tables ({', '.join(SCALING)})")
     workload.autoscaling = [_scaling(entry, f"{source}: autoscaling[{n}]") for n, entry in enumerate(scalings)]
+    if "realism" in document:
+        workload.realism = _realism(document["realism"], f"{source}: realism", folder)
     return workload
+
+
+def _realism(value, where: str, folder):
+    """``[realism]`` (a realism file's settings), or ``realism = "aws"`` (a preset) or a file's path: checked
+    now, made anew for each run (a Realism keeps state: its generator, held items, recent writes)."""
+    from pathlib import Path
+
+    from partiql.engine.realism import PRESETS, RealismError, realism_from
+    from partiql.engine.realism.settings import parse as parse_realism
+
+    if isinstance(value, str) and value not in PRESETS:
+        value = str(Path(folder or ".") / value)
+    elif not isinstance(value, (str, dict)):
+        raise WorkloadError(f"{where} takes a [realism] table, a preset ({', '.join(PRESETS)}) or a file's path")
+
+    def made():
+        return parse_realism(value, where) if isinstance(value, dict) else realism_from(value)
+    try:
+        made()
+    except RealismError as error:
+        raise WorkloadError(str(error) if isinstance(value, dict) else f"{where}: {error}") from None
+    return made
 
 
 def _scaling(entry, where: str) -> Scaling:

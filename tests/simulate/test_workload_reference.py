@@ -23,8 +23,11 @@ def test_every_example_of_the_reference_runs(number):
     outcomes = compare(workload, workload.designs) if workload.designs else [simulate(workload)]
     for outcome in outcomes:
         assert not outcome.interrupted
+        realism = outcome.db.engine.realism  # (what realism injects fails as it says: nothing else may)
+        injected = set(realism.kinds) if realism is not None else set()
         for pattern in outcome.patterns:
-            assert pattern.total(SERVED) > 0 and pattern.total(FAILED) == 0, (number, pattern.name, pattern.errors)
+            assert pattern.total(SERVED) > 0, (number, pattern.name)
+            assert set(pattern.errors) <= injected, (number, pattern.name, pattern.errors)
 
 
 def test_the_reference_shows_every_generator_rate_and_setting():
