@@ -10,20 +10,18 @@ import functools
 import http.client
 import http.server
 import json
-import os
 import re
 import shutil
 import subprocess
 import threading
-from pathlib import Path
 
 import pytest
 
 import partiql
 from partiql.server import Server
 
-ENTRY = ('import { DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";\n'
-         "window.DDB = { DynamoDBClient, GetItemCommand };\n")
+from ..js_sdk import browser_bundle
+
 PAGE = """<!doctype html><html><body><pre id="out">pending</pre><script src="sdk.js"></script><script>
 const asked = new URLSearchParams(location.search);
 const client = new DDB.DynamoDBClient({endpoint: asked.get("endpoint"), region: "us-east-1", maxAttempts: 1,
@@ -32,32 +30,6 @@ client.send(new DDB.GetItemCommand({TableName: "Tab", Key: {pk: {S: "a"}}}))
   .then(r => { out.textContent = JSON.stringify({item: r.Item, requestId: r.$metadata.requestId}); })
   .catch(e => { out.textContent = JSON.stringify({error: e.name, message: e.message}); });
 </script></body></html>"""
-
-
-def _cache() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "partiql-ddb" / "js-sdk"
-
-
-@functools.cache
-def _bundle() -> Path:
-    """sdk.js: the AWS SDK for JavaScript's DynamoDB client for a browser, built once and cached."""
-    cache = _cache()
-    bundle = cache / "sdk.js"
-    if bundle.exists():
-        return bundle
-    if not (shutil.which("npm") and shutil.which("node")):
-        pytest.skip("Node.js and npm are not installed: the AWS SDK for JavaScript cannot be bundled")
-    cache.mkdir(parents=True, exist_ok=True)
-    (cache / "entry.js").write_text(ENTRY)
-    (cache / "package.json").write_text('{"name": "partiql-ddb-browser-test", "private": true}')
-    steps = (["npm", "install", "--no-audit", "--no-fund", "@aws-sdk/client-dynamodb@3", "esbuild@0"],
-             ["npx", "esbuild", "entry.js", "--bundle", "--format=iife", "--minify", "--outfile=sdk.js"])
-    for step in steps:
-        done = subprocess.run(step, cwd=cache, capture_output=True, text=True, timeout=600)
-        if done.returncode:
-            pytest.skip(f"could not build the AWS SDK for JavaScript ({' '.join(step[:2])}): "
-                        f"{(done.stderr or done.stdout).strip()[-300:]}")
-    return bundle
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +44,7 @@ def chromium() -> str:
 def page(tmp_path_factory):
     """A page on its own origin (another port), holding the SDK bundle."""
     root = tmp_path_factory.mktemp("page")
-    shutil.copy(_bundle(), root / "sdk.js")
+    shutil.copy(browser_bundle(), root / "sdk.js")
     (root / "index.html").write_text(PAGE)
     handler = functools.partial(_Quiet, directory=str(root))
     site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
