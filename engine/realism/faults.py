@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..errors import (CancellationReason, InternalServerError, ProvisionedThroughputExceededException,
                       ThrottlingException, TransactionCanceledException, TransactionConflictException)
+from ..requests.common import table_name
 from .conflicts import EXCEPTION_MESSAGE, REASON_MESSAGE
 
 # error name -> (the exception it raises, its message), as DynamoDB answers them
@@ -73,10 +74,15 @@ class Rule:
 
 
 def table_names(operation: str, request: dict) -> list:
-    """The tables a request touches."""
+    """The tables a request touches (by name: a table's ARN names it too)."""
     if "TableName" in request:
-        return [request["TableName"]]
+        return [plain(request["TableName"])]
     if operation in BATCHES:
-        return list(request.get("RequestItems") or {})
-    return [entry[kind]["TableName"] for entry in request.get("TransactItems") or [] for kind in entry
+        return [plain(name) for name in request.get("RequestItems") or {}]
+    return [plain(entry[kind]["TableName"]) for entry in request.get("TransactItems") or [] for kind in entry
             if isinstance(entry.get(kind), dict) and "TableName" in entry[kind]]
+
+
+def plain(name):
+    """A table's name as a request gives it: its name, or its ARN (item-api: TableName takes either)."""
+    return table_name({"TableName": name})

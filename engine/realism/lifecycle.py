@@ -32,6 +32,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from ..errors import ResourceInUseException, ResourceNotFoundException, ValidationException
+from .faults import plain
 
 NOT_FOUND = "Requested resource not found"
 ITEM_OPERATIONS = frozenset({"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
@@ -90,26 +91,25 @@ class Lifecycle:
 
     def after(self, engine, now: float, operation: str, request: dict, response: dict) -> None:
         """Start the clocks of what the request created, and say each status as it is now."""
+        name = plain(request.get("TableName"))
         if operation == "CreateTable":
-            self.tables[request["TableName"]] = now + self.create
+            self.tables[name] = now + self.create
         elif operation == "UpdateTable":
-            table = request["TableName"]
             for update in request.get("GlobalSecondaryIndexUpdates") or []:
                 if "Create" in update:
-                    items = engine.table(table).item_count
-                    self.indexes[table, update["Create"]["IndexName"]] = now + self.index + (
+                    items = engine.table(name).item_count
+                    self.indexes[name, update["Create"]["IndexName"]] = now + self.index + (
                         items / self.backfill if self.backfill else 0.0)
         elif operation == "UpdateTimeToLive" and self.ttl:
             specification = request["TimeToLiveSpecification"]
-            self.ttls[request["TableName"]] = (now + self.ttl, specification["Enabled"],
-                                               specification["AttributeName"])
+            self.ttls[name] = (now + self.ttl, specification["Enabled"], specification["AttributeName"])
         elif operation == "DescribeTimeToLive":
-            self._ttl_status(request["TableName"], response["TimeToLiveDescription"], now)
+            self._ttl_status(name, response["TimeToLiveDescription"], now)
         elif operation == "DeleteTable":
-            self.tables.pop(request["TableName"], None)
-            self.ttls.pop(request["TableName"], None)
+            self.tables.pop(name, None)
+            self.ttls.pop(name, None)
             if self.delete:
-                self.deleting[request["TableName"]] = (now + self.delete, dict(response["TableDescription"]))
+                self.deleting[name] = (now + self.delete, dict(response["TableDescription"]))
         description = response.get("Table") or response.get("TableDescription")
         if isinstance(description, dict):
             self._statuses(description, now)

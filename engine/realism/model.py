@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..errors import CancellationReason, TransactionCanceledException, TransactionConflictException
 from . import waits
 from .conflicts import EXCEPTION_MESSAGE, REASON_MESSAGE
-from .faults import ERRORS, Rule, table_names
+from .faults import ERRORS, Rule, plain, table_names
 
 STALE_READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem"})  # (TransactGetItems: always consistent)
 KEPT = 1000  # injections the log keeps (the count goes on)
@@ -84,9 +84,10 @@ class Realism:
             return
         many = "Items" in response
         found = response.get("Items") if many else [response["Item"]] if "Item" in response else []
-        items, swapped = self._lagging(engine, operation, request["TableName"], found, index)
+        name = plain(request["TableName"])
+        items, swapped = self._lagging(engine, operation, name, found, index)
         if keys is not None and len(found) < len(keys):
-            items, swapped = self._deleted(engine, operation, request["TableName"], keys, found, items, swapped)
+            items, swapped = self._deleted(engine, operation, name, keys, found, items, swapped)
         if not swapped:
             return
         if many:

@@ -172,3 +172,13 @@ def test_explain_says_what_realism_may_do_to_a_statement(statement, consistent, 
     plain, _ = _db(None)  # (realism off: EXPLAIN says nothing of it)
     plain.execute("CREATE TABLE Other PRIMARY KEY (pk STRING HASH)")
     assert plain.explain(statement).realism == ()
+
+
+def test_a_table_named_by_its_arn_is_the_same_table_to_realism():
+    db, clock = _db({"seed": 1, "consistency": {"window": 1, "stale": 1.0},
+                     "fault": [{"operation": "PutItem", "table": "Orders", "key": {"pk": "b"},
+                                "error": "InternalServerError"}]})
+    arn = db.describe("Orders")["TableArn"]
+    assert db.engine.get_item(TableName=arn, Key={"pk": "a"})["Item"]["n"] == 1  # (stale, as by its name)
+    with pytest.raises(Exception, match="Internal server error"):
+        db.engine.put_item(TableName=arn, Item={"pk": "b"})
