@@ -20,7 +20,7 @@ import time
 
 from partiql.cli_help import WordWrap
 from partiql.simulate import WorkloadError, compare, comparison, design_from_file, load, report, simulate
-from partiql.simulate.wording import cost_lines, realism_line, scaling_lines, stale_line
+from partiql.simulate.wording import cost_lines, realism_line, retry_line, scaling_lines, stale_line
 from partiql.simulate.cost_settings import check_region
 from partiql.simulate.workload import check_duration, check_seed
 
@@ -227,8 +227,7 @@ def _pattern(pattern: dict) -> list:
         lines.append(f"  throttled share, a column {'a second' if width == 1 else f'per {width:,} s'} |{cells}|")
     lines += [f"  throttled: {reason} × {count:,}" for reason, count in pattern["reasons"].items()]
     lines += [f"  failed: {code} × {count:,}" for code, count in pattern["errors"].items()]
-    stale = stale_line(pattern)
-    return lines + ([f"  {stale}"] if stale else [])
+    return lines + [f"  {line}" for line in (stale_line(pattern), retry_line(pattern)) if line]
 
 
 def _share_cell(second: list) -> str:

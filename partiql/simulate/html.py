@@ -15,7 +15,7 @@ from html import escape
 
 from partiql.engine.throughput.figures import PARTITION_READ_CEILING, PARTITION_WRITE_CEILING
 
-from .wording import cost_lines, realism_line, scaling_lines, stale_line
+from .wording import cost_lines, realism_line, retry_line, scaling_lines, stale_line
 
 WIDTH, HEIGHT, PAD = 640, 140, 30
 COLOURS = {"requested": "#9aa5b1", "served": "#2f855a", "throttled": "#c53030", "read": "#2b6cb0",
@@ -65,7 +65,7 @@ def _report(found: dict, level: int) -> str:
         parts.append(_flat(series) or _chart(series, "requests a second"))
         parts += [f"<p>throttled: {escape(reason)} × {count:,}</p>" for reason, count in pattern["reasons"].items()]
         parts += [f"<p>failed: {escape(code)} × {count:,}</p>" for code, count in pattern["errors"].items()]
-        parts += [f"<p>{escape(line)}</p>" for line in [stale_line(pattern)] if line]
+        parts += [f"<p>{escape(line)}</p>" for line in (stale_line(pattern), retry_line(pattern)) if line]
     for resource in found["resources"]:
         parts.append(_resource(resource, level + 1))
     return "".join(parts)

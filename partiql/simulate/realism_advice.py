@@ -1,5 +1,5 @@
 """What a run with ``[realism]`` met, and the advice it gives (issue 33 point 6): stale reads, transaction
-conflicts, injected faults."""
+conflicts, injected faults, and what its clients' retries did about them."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ def realism_advice(found: dict) -> list:
     """Per pattern: reads served stale, writes that met a transaction, faults an SDK would retry."""
     out = []
     for pattern in found["patterns"]:
-        out += [line for line in (_stale(pattern), _conflicts(pattern), _faults(pattern)) if line]
+        out += [line for line in (_stale(pattern), _conflicts(pattern), _faults(pattern), _retries(pattern))
+                if line]
     return out
 
 
@@ -62,3 +63,12 @@ def _faults(pattern: dict) -> str | None:
     return (f"{pattern['name']}: {named}: the SDKs retry these (standard mode: exponential back-off with jitter); "
             "make writes idempotent — a condition expression, or ClientRequestToken for transactions — so a retry "
             "after a lost answer does not apply twice")
+
+
+def _retries(pattern: dict) -> str | None:
+    if not pattern.get("gave_up"):
+        return None
+    return (f"{pattern['name']}: {pattern['gave_up']:,} requests failed even after their last retry "
+            f"({pattern['retried']:,} retries, {pattern['retried'] / pattern['requested']:.2f} a request): retries "
+            "add load, not capacity — when what refuses is one item or one partition, spread the writes (shard "
+            "the key, keep the hot item out of transactions) rather than retry harder")

@@ -25,6 +25,7 @@ draw the same values in every replayed second.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -65,6 +66,9 @@ class Replay:
         self.copy: Copy | None = None
         self.candidate: Copy | None = None
         self.throttled_at = -math.inf  # the last replayed second with a throttle or a failure
+        self.retrying = any(pattern.retry is not None for pattern in self.patterns)
+        self.pending: list = []  # retries due in a later second: (when, pattern, order, (params, attempt))
+        self.order = itertools.count()
 
     def run(self, duration: float, progress=None) -> None:
         """Every second of the run (KeyboardInterrupt passes through; ``now`` says how far it got)."""
@@ -104,17 +108,44 @@ class Replay:
         rngs = self.rngs if not self.per_second else [random.Random(f"{self.seed}/{n}/{second}")
                                                       for n in range(len(self.patterns))]
         consumed = [stats.consumed for stats in self.stats]
-        for at, n in heapq.merge(*[[(at, n) for at in times] for n, times in enumerate(sends)]):
-            self.clock.set(at)
-            self.now = at
-            self.send(self.db, self.patterns[n], rngs[n], at, self.stats[n].seconds[second], self.stats[n])
-            self.requests += 1
+        if self.retrying:
+            self._with_retries(second, sends, rngs)
+        else:
+            for at, n in heapq.merge(*[[(at, n) for at in times] for n, times in enumerate(sends)]):
+                self.clock.set(at)
+                self.now = at
+                self.send(self.db, self.patterns[n], rngs[n], at, self.stats[n].seconds[second], self.stats[n])
+                self.requests += 1
         rows = [stats.seconds[second] for stats in self.stats]
         if any(row[THROTTLED] or row[FAILED] for row in rows):
             self.throttled_at = second
         elif self.aggregate and second >= WARMUP and any(len(times) for times in sends):
             self.candidate = Copy(second, [len(times) for times in sends],
                                   [stats.consumed - before for stats, before in zip(self.stats, consumed)])
+
+    def _with_retries(self, second: int, sends: list, rngs: list) -> None:
+        """The second's requests and the retries due in it, in time order (ties: pattern order, then first sent);
+        a retry due after the second waits in ``pending``."""
+        end = second + 1
+        queue = [(at, n, next(self.order), None) for n, times in enumerate(sends) for at in times]
+        while self.pending and self.pending[0][0] < end:
+            queue.append(heapq.heappop(self.pending))
+        heapq.heapify(queue)
+        while queue:
+            at, n, _, retry = heapq.heappop(queue)
+            self.clock.set(at)
+            self.now = at
+            again = self.send(self.db, self.patterns[n], rngs[n], at, self.stats[n].seconds[second], self.stats[n],
+                              retry)
+            self.requests += retry is None
+            if again is not None:
+                heapq.heappush(queue if again[0] < end else self.pending, (again[0], n, next(self.order), again[1:]))
+
+    def unfinished(self) -> None:
+        """Count the retries still pending when the run ends (each pattern's ``unfinished``)."""
+        for _, n, _, _ in self.pending:
+            self.stats[n].unfinished += 1
+        self.pending = []
 
     def _copied(self, second: int, counts: list) -> bool:
         """Whether ``second`` is the copy's again, charged at once (else the caller replays it)."""

@@ -170,7 +170,8 @@ def _pattern(stats, seconds: int) -> dict:
             "served_share": round(served / requested, 4) if requested else None,
             "reasons": dict(stats.reasons.most_common()), "errors": dict(stats.errors.most_common()),
             "consumed": stats.consumed, "per_second": [list(second) for second in stats.seconds[:seconds]],
-            "stale": stats.stale, "stale_items": stats.stale_items}
+            "stale": stats.stale, "stale_items": stats.stale_items, "retried": stats.retried,
+            "gave_up": stats.gave_up, "unfinished": stats.unfinished}
 
 
 def _indexes(db, table: str) -> list:

@@ -36,6 +36,7 @@ from .autoscaling import Scaler
 from .generators import SeededValue
 from .item_requests import consumed as item_consumed
 from .ledger import Ledger
+from .retries import kind_of
 from .planned import plan_patterns
 from .replay import AGGREGATE_AFTER, Replay
 from .workload import Design, Workload
@@ -53,6 +54,9 @@ class PatternStats:
     consumed: float = 0.0              # capacity units the served requests consumed
     stale: int = 0                     # requests realism served an earlier version of an item (or none yet)
     stale_items: int = 0               # the items so served
+    retried: int = 0                   # attempts its client sent again (retries.py)
+    gave_up: int = 0                   # requests that failed on their last retry too
+    unfinished: int = 0                # requests still waiting for a retry when the run ended
 
     def total(self, column: int) -> int:
         return sum(second[column] for second in self.seconds)
@@ -105,17 +109,21 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     stats = [PatternStats(p.name, p.statement, [[0, 0, 0, 0] for _ in range(int(-(-duration // 1)))])
              for p in workload.patterns]
     long = duration > AGGREGATE_AFTER
-    # why realism replays every second: its stale reads, conflicts and faults happen request by request
-    aggregate = (long if exact is None else not exact) and workload.realism is None
+    # why realism and retries replay every second: stale reads, conflicts, faults and retries happen request by
+    # request
+    aggregate = ((long if exact is None else not exact) and workload.realism is None
+                 and all(pattern.retry is None for pattern in workload.patterns))
     replay = Replay(db, clock, workload, stats, _send, seed=seed, scaler=scaler, ledger=ledger,
                     aggregate=aggregate, per_second=long or exact is False)
     try:
         replay.run(duration, progress)
     except KeyboardInterrupt:
         ledger.close(replay.now)
+        replay.unfinished()
         return Outcome(workload, db, stats, replay.now, replay.requests, interrupted=True, planned=planned,
                        scaler=scaler, ledger=ledger, aggregated=replay.aggregated)
     ledger.close(duration)
+    replay.unfinished()
     # why the clock stays at the last request: the metrics' window ends at the clock's second, and
     # moving it to ``duration`` would push the first second out of a window of ``duration`` seconds
     return Outcome(workload, db, stats, duration, replay.requests, planned=planned, scaler=scaler, ledger=ledger,
@@ -136,9 +144,15 @@ def compare(workload: Workload, designs: list, *, duration: float | None = None,
     return outcomes
 
 
-def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> None:
-    params = [generator.draw(rng, now) for generator in pattern.params]
-    second[REQUESTED] += 1
+def _send(db, pattern, rng, now: float, second: list, stats: PatternStats, retry: tuple | None = None):
+    """One request of ``pattern`` at ``now`` (``retry``: (params, attempt) of one sent before), its outcome
+    counted in ``second`` and ``stats``; (when, params, attempt) of its retry when its client retries it."""
+    if retry is None:
+        params, attempt = [generator.draw(rng, now) for generator in pattern.params], 0
+        second[REQUESTED] += 1
+    else:
+        params, attempt = retry
+        stats.retried += 1
     consistency = db.engine.realism.consistency if db.engine.realism is not None else None
     served = consistency.served if consistency is not None else 0
     try:
@@ -150,19 +164,24 @@ def _send(db, pattern, rng, now: float, second: list, stats: PatternStats) -> No
         else:
             consumed = db.execute(pattern.statement, params, limit=pattern.limit).consumed_capacity.total
     except DynamoDBError as error:
+        code = _code(error)
+        if pattern.retry is not None and pattern.retry.retries(kind_of(error, code), attempt):
+            return now + pattern.retry.delay(rng, attempt), params, attempt + 1
+        stats.gave_up += attempt > 0
         reasons = getattr(error, "throttling_reasons", None)
         if reasons is not None:
             second[THROTTLED] += 1
             stats.reasons.update(reason["reason"] for reason in reasons or [{"reason": error.code}])
         else:
             second[FAILED] += 1
-            stats.errors[_code(error)] += 1
-        return
+            stats.errors[code] += 1
+        return None
     second[SERVED] += 1
     stats.consumed += consumed
     if consistency is not None and consistency.served > served:
         stats.stale += 1
         stats.stale_items += consistency.served - served
+    return None
 
 
 def _code(error: DynamoDBError) -> str:

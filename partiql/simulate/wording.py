@@ -84,6 +84,9 @@ def verdict(found: dict) -> str:
         key = f" at the key {hottest['top_throttled'][0][0]!r}" if keyed else ""
         said.append(f"Most throttles are on {name}{key} ({reason})"
                     + (f"; the fix: {_fix(hottest['advice'][0])}." if hottest["advice"] else "."))
+    retried = sum(p.get("retried", 0) for p in found["patterns"])
+    if retried:
+        said.append(f"Clients sent {retried:,} retries.")
     conflicts = sum(p["errors"].get(code, 0) for p in found["patterns"]
                     for code in ("TransactionConflict", "TransactionConflictException"))
     if conflicts:
@@ -116,6 +119,16 @@ def stale_line(pattern: dict) -> str | None:
         return None
     return (f"stale: {pattern['stale']:,} reads did not yet see a write ({pattern['stale_items']:,} items as they "
             "were before it)")
+
+
+def retry_line(pattern: dict) -> str | None:
+    """A pattern's retries, as a line (None: its client sent nothing again)."""
+    if not pattern.get("retried"):
+        return None
+    return (f"retried: {pattern['retried']:,} attempts ({pattern['retried'] / pattern['requested']:.2f} a request); "
+            f"{pattern['gave_up']:,} gave up after their last retry"
+            + (f", {pattern['unfinished']:,} still waiting to retry when the run ended" if pattern["unfinished"]
+               else ""))
 
 
 def realism_line(found: dict) -> str | None:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from . import generators, rates
 from .autoscaling import Policy, Scaling
 from .cost_settings import CostSettings, parse_cost
+from .retries import Retry, parse_retry
 from .errors import WorkloadError
 from .expected import Expect, parse_expect
 from .item_requests import ItemRequest, parse_request
@@ -63,6 +64,7 @@ class Pattern:
     scan: bool = False  # a full Scan, and meant (planned.py)
     expect: Expect | None = None  # what it returns for the seed data (expected.py)
     request: ItemRequest | None = None  # an item-API request instead of PartiQL (``statement`` shows it)
+    retry: Retry | None = None  # its client's retries (retries.py), or None: every failure is final
 
 
 @dataclass
@@ -109,7 +111,7 @@ class Workload:
                                     changes.get("params", pattern.params), changes.get("rate", pattern.rate),
                                     changes.get("all_pages", pattern.all_pages), changes.get("limit", pattern.limit),
                                     pattern.scan, pattern.expect,
-                                    None if "statement" in changes else pattern.request))
+                                    None if "statement" in changes else pattern.request, pattern.retry))
         return Workload(self.duration, self.seed, self.tables if design.tables is None else design.tables,
                         self.seeds, patterns, [], self.prices, self.source, design.name, self.autoscaling, self.cost,
                         self.realism)
@@ -295,7 +297,7 @@ def _pattern(entry, where: str) -> Pattern:
         else "request"
     required = ("statement", "rate") if said == "statement" else ("operation", "request", "rate")
     _members(entry, where, required=required,
-             optional=("name", "params", "all_pages", "limit", "scan", "expect"))
+             optional=("name", "params", "all_pages", "limit", "scan", "expect", "retries"))
     name = entry.get("name", where.rpartition(": ")[2])
     if not isinstance(name, str) or not name:
         raise WorkloadError(f"{where}.name takes a name")
@@ -313,7 +315,7 @@ def _pattern(entry, where: str) -> Pattern:
                    None if limit is None else _limit(limit, f"{where}.limit"),
                    _flag(entry.get("scan", False), f"{where}.scan"),
                    None if "expect" not in entry else parse_expect(entry["expect"], f"{where}.expect", statement),
-                   request)
+                   request, parse_retry(entry["retries"], f"{where}.retries") if "retries" in entry else None)
 
 
 def _limit(value, where: str) -> int:
