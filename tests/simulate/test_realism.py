@@ -77,28 +77,6 @@ def test_the_stale_gsi_example_says_its_list_reads_miss_the_orders_just_placed()
     assert report(simulate(off))["patterns"][1]["stale"] == 0 and report(simulate(off))["realism"] is None
 
 
-def test_injected_faults_are_counted_and_the_advice_says_retry():
-    found = _run("""duration = 5
-seed = 2
-tables = ["CREATE TABLE Tab PRIMARY KEY (pk STRING HASH)"]
-[realism]
-seed = 4
-[[realism.fault]]
-operation = "ExecuteStatement"
-error = "InternalServerError"
-share = 0.1
-[[pattern]]
-name = "write"
-statement = "INSERT INTO Tab VALUE {'pk': ?}"
-params = [{ sequence = "k#{}" }]
-rate = 200
-""")
-    write = found["patterns"][0]
-    assert write["errors"] == {"InternalServerError": write["failed"]} and 60 <= write["failed"] <= 140
-    assert found["realism"]["injected_by_kind"] == {"InternalServerError": write["failed"]}
-    assert any("the SDKs retry these" in line for line in found["advice"])
-
-
 @pytest.mark.parametrize("section, words", [
     ('realism = 5', "realism takes a [realism] table, a preset (off, aws) or a file's path"),
     ('realism = "nowhere.toml"', "realism: realism takes a preset (off, aws) or a TOML file"),

@@ -37,6 +37,15 @@ def _pattern(text: str) -> dict:
     return report(simulate(parse(text)))["patterns"][0]
 
 
+def test_injected_faults_are_counted_and_the_advice_says_retry():
+    found = report(simulate(parse(FAULTY.format(retries=""))))
+    put = found["patterns"][0]
+    assert put["errors"] == {"InternalServerError": put["failed"]} and 140 <= put["failed"] <= 260
+    assert found["realism"]["injected_by_kind"] == {"InternalServerError": put["failed"]}
+    assert any(line.startswith("put: InternalServerError × ") and "the SDKs retry these" in line
+               for line in found["advice"])
+
+
 def _whole(pattern: dict) -> None:
     """Every request has one outcome: served, throttled, failed, or still retrying when the run ended."""
     assert pattern["requested"] == (pattern["served"] + pattern["throttled"] + pattern["failed"]
