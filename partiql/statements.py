@@ -97,9 +97,9 @@ class StatementRunner:
             raise ValidationException(f"1 validation error detected: Value '{limit}' at 'limit' failed to "
                                       "satisfy constraint: Member must have value greater than or equal to 1")
         template = self.template(text, params, shell)
-        if self.engine.realism is not None:
-            self.engine.realism.statement(self.engine, "ExecuteStatement", getattr(template, "table", None),
-                                          getattr(template, "index_name", None))
+        if self.engine.realism is not None and type(template) in _ITEM_STATEMENTS:  # (DDL asks as its operation)
+            self.engine.realism.statement(self.engine, "ExecuteStatement", template.table,
+                                          getattr(template, "index_name", None), isinstance(template, SelectTemplate))
         run = _RUNNERS[type(template)]
         with self.engine.throughput.collecting() as throttles:  # report mode's warnings (throughput.md §1)
             result = run(self, text, template, params, limit=limit, next_token=next_token,
@@ -423,6 +423,8 @@ def _table_result(template: TableTemplate, response: dict) -> Result:
     return Result(plan=summary, message=messages.get(template.operation, template.operation))
 
 
+# the statements ExecuteStatement runs on items (DDL, SHOW and DESCRIBE are the shell's; EXPLAIN runs nothing)
+_ITEM_STATEMENTS = frozenset({SelectTemplate, InsertTemplate, WriteTemplate, ExistsTemplate})
 _RUNNERS = {SelectTemplate: StatementRunner._select, InsertTemplate: StatementRunner._write,
             WriteTemplate: StatementRunner._write, ExistsTemplate: StatementRunner._exists,
             TableTemplate: StatementRunner._table, ExplainTemplate: StatementRunner._explain}

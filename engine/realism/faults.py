@@ -16,19 +16,46 @@ from dataclasses import dataclass, field
 from ..errors import (CancellationReason, InternalServerError, ProvisionedThroughputExceededException,
                       ThrottlingException, TransactionCanceledException, TransactionConflictException)
 from ..requests.common import table_name
+from ..throughput.admission import MESSAGES
 from .conflicts import EXCEPTION_MESSAGE, REASON_MESSAGE
 
-# error name -> (the exception it raises, its message), as DynamoDB answers them
+@dataclass(frozen=True)
+class Place:
+    """Where an injected error lands (a throttle's message and reason name its table or index)."""
+
+    arn: str | None       # the table's ARN
+    index: str | None
+    reading: bool         # a read (the reason's Read), else a write
+    reason: str | None    # the rule's reason, else the error's own
+
+
+def _throttle(cls, mode: str, what: str):
+    """A throttle's builder: DynamoDB's message for the table or index and its mode, one ThrottlingReasons entry
+    (throughput.md §5)."""
+    def build(place: Place):
+        side = "Index" if place.index else "Table"
+        reason = place.reason or f"{side}{'Read' if place.reading else 'Write'}{what}"
+        resource = None if place.arn is None else place.arn + (f"/index/{place.index}" if place.index else "")
+        return cls(MESSAGES[mode, side], [(reason, resource)] if resource else [])
+    return build
+
+
+# error name -> the exception it raises at a Place, as DynamoDB answers it
 ERRORS = {
-    "InternalServerError": lambda table: InternalServerError("Internal server error"),
-    "ThrottlingException": lambda table: ThrottlingException("Rate of requests exceeds the allowed throughput."),
-    "ProvisionedThroughputExceededException": lambda table: ProvisionedThroughputExceededException(
-        "The level of configured provisioned throughput for the table was exceeded. Consider increasing your "
-        "provisioning level with the UpdateTable API."),
-    "TransactionConflictException": lambda table: TransactionConflictException(EXCEPTION_MESSAGE),
-    "TransactionConflict": lambda table: TransactionCanceledException([CancellationReason("TransactionConflict",
+    "InternalServerError": lambda place: InternalServerError("Internal server error"),
+    "ThrottlingException": _throttle(ThrottlingException, "on_demand", "KeyRangeThroughputExceeded"),
+    "ProvisionedThroughputExceededException": _throttle(ProvisionedThroughputExceededException, "provisioned",
+                                                        "ProvisionedThroughputExceeded"),
+    "TransactionConflictException": lambda place: TransactionConflictException(EXCEPTION_MESSAGE),
+    "TransactionConflict": lambda place: TransactionCanceledException([CancellationReason("TransactionConflict",
                                                                                           REASON_MESSAGE)]),
 }
+THROTTLES = ("ThrottlingException", "ProvisionedThroughputExceededException")
+# the reasons a throttle may name (throughput.md §5)
+REASONS = tuple(f"{side}{direction}{what}" for side in ("Table", "Index") for direction in ("Read", "Write")
+                for what in ("ProvisionedThroughputExceeded", "KeyRangeThroughputExceeded",
+                             "MaxOnDemandThroughputExceeded"))
+READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"})
 BATCHES = ("BatchWriteItem", "BatchGetItem")
 
 
@@ -45,6 +72,7 @@ class Rule:
     count: int | None = None           # fire for the first ``count`` drawn requests only
     unprocessed: float = 0.0           # a batch's entries handed back, as a share
     latency: float = 0.0               # s added before the answer (the request then runs)
+    reason: str | None = None          # a throttle's ThrottlingReasons reason (else the error's own)
     fired: int = 0                     # requests it injected into
 
     def matches(self, operation: str, tables: list, request: dict) -> bool:
@@ -62,7 +90,7 @@ class Rule:
 
     def describe(self) -> str:
         """The rule as the shell's ``.faults`` shows it."""
-        what = self.error or (f"{self.unprocessed:.0%} of a batch's entries unprocessed" if self.unprocessed
+        what = (f"{self.error} ({self.reason})" if self.reason else self.error) or (f"{self.unprocessed:.0%} of a batch's entries unprocessed" if self.unprocessed
                               else f"{self.latency * 1000:g} ms of latency")
         where = " ".join(part for part in (
             "/".join(self.operations) or "every operation", f"on {self.table}" if self.table else "",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..errors import CancellationReason, TransactionCanceledException, TransactionConflictException
 from . import waits
 from .conflicts import EXCEPTION_MESSAGE, REASON_MESSAGE
-from .faults import ERRORS, Rule, plain, table_names
+from .faults import ERRORS, READS, Place, Rule, plain, table_names
 
 STALE_READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem"})  # (TransactGetItems: always consistent)
 KEPT = 1000  # injections the log keeps (the count goes on)
@@ -52,7 +52,7 @@ class Realism:
             answer = self.lifecycle.before(engine.clock(), operation, request, tables)
             if answer is not None:
                 return answer
-        rule = self._fire(engine, operation, tables, request)
+        rule = self._fire(engine, operation, tables, request, operation in READS)
         if rule is not None and rule.unprocessed:
             return self._unprocessed(engine, operation, request, handler, rule)
         response = handler(engine, request)
@@ -126,7 +126,8 @@ class Realism:
             self._log(engine, operation, [table], f"{swapped} stale item{'' if swapped == 1 else 's'}", "stale read")
         return items, swapped
 
-    def statement(self, engine, operation: str, table: str | None, index: str | None = None) -> None:
+    def statement(self, engine, operation: str, table: str | None, index: str | None = None,
+                  reading: bool = False) -> None:
         """A PartiQL request (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction) on ``table`` (and
         ``index``): the lifecycle's answer, or the error of the first rule that fires (``unprocessed`` has no
         meaning there)."""
@@ -134,9 +135,9 @@ class Realism:
         tables = [table] if table else []
         if self.lifecycle is not None:
             self.lifecycle.before(engine.clock(), operation, request, tables)
-        self._fire(engine, operation, tables, request)  # (an unprocessed rule names batch operations only)
+        self._fire(engine, operation, tables, request, reading)  # (an unprocessed rule names batches only)
 
-    def _fire(self, engine, operation: str, tables: list, request: dict) -> Rule | None:
+    def _fire(self, engine, operation: str, tables: list, request: dict, reading: bool) -> Rule | None:
         """The first rule that matches the request and is drawn: its error raised (and logged), its latency
         waited, or the rule itself (one that hands back a batch's entries); None when none fires."""
         for rule in self.rules:
@@ -144,7 +145,8 @@ class Realism:
                 rule.fired += 1
                 if rule.error is not None:
                     self._log(engine, operation, tables, rule.error)
-                    raise ERRORS[rule.error](tables[0] if tables else None)
+                    arn = f"arn:aws:dynamodb:{engine.region}:{engine.account}:table/{tables[0]}" if tables else None
+                    raise ERRORS[rule.error](Place(arn, request.get("IndexName"), reading, rule.reason))
                 if rule.latency:
                     self._log(engine, operation, tables, f"{rule.latency * 1000:g} ms of latency", "latency")
                     self.wait(engine, rule.latency)

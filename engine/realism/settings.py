@@ -29,7 +29,7 @@ import tomllib
 from pathlib import Path
 
 from ..types import from_python
-from .faults import ERRORS, Rule
+from .faults import ERRORS, REASONS, THROTTLES, Rule
 from .conflicts import Conflicts
 from .consistency import Consistency
 from .lifecycle import Lifecycle
@@ -61,7 +61,7 @@ LIFECYCLE = {"create": (0.0, 86_400, "seconds"), "index": (0.0, 86_400, "seconds
 CONSISTENCY = {"window": (1.0, 3600, "seconds"), "stale": (0.0, 1, "a share"), "gsi_lag": (0.0, 3600, "seconds")}
 TRANSACTIONS = {"duration": (0.0, 60, "seconds")}
 LATENCY = (0.0, 60, "seconds")  # a rule's latency
-RULE = ("operation", "table", "index", "key", "error", "share", "count", "unprocessed", "latency")
+RULE = ("operation", "table", "index", "key", "error", "share", "count", "unprocessed", "latency", "reason")
 
 
 class RealismError(ValueError):
@@ -150,6 +150,10 @@ def _rule(entry, where: str) -> Rule:
         raise RealismError(f"{where} takes error, unprocessed or latency (one of them)")
     if error is not None and error not in ERRORS:
         raise RealismError(f"{where}.error takes {', '.join(ERRORS)}, not {error!r}")
+    reason = entry.get("reason")
+    if reason is not None and (error not in THROTTLES or reason not in REASONS):
+        raise RealismError(f"{where}.reason names a throttle's reason ({', '.join(REASONS[:3])}, …: throughput.md "
+                           f"§5), with error {' or '.join(THROTTLES)}; not {reason!r}")
     operations = entry.get("operation", [])
     operations = [operations] if isinstance(operations, str) else operations
     if not isinstance(operations, list) or not all(isinstance(o, str) and o for o in operations):
@@ -170,7 +174,7 @@ def _rule(entry, where: str) -> Rule:
     except (TypeError, ValueError) as error:
         raise RealismError(f"{where}.key: {error}") from None
     return Rule(error, tuple(operations), entry.get("table"), entry.get("index"), key,
-                _share(entry.get("share", 1.0), f"{where}.share"), count, unprocessed, latency)
+                _share(entry.get("share", 1.0), f"{where}.share"), count, unprocessed, latency, reason)
 
 
 def _share(value, where: str) -> float:

@@ -105,6 +105,9 @@ def test_off_changes_nothing_and_the_log_names_each_injection(caplog):
     ({"transactions": {"length": 1}}, "transactions: unknown length (it takes duration)"),
     ({"lifecycle": {"ttl_lag": -5}}, "lifecycle.ttl_lag takes seconds from 0 to 2,592,000, not -5"),
     ({"fault": [{"error": "Oops"}]}, "fault[0].error takes InternalServerError, ThrottlingException"),
+    ({"fault": [{"error": "InternalServerError", "reason": "TableReadKeyRangeThroughputExceeded"}]},
+     "fault[0].reason names a throttle's reason"),
+    ({"fault": [{"error": "ThrottlingException", "reason": "Busy"}]}, "fault[0].reason names a throttle's reason"),
     ({"fault": [{"error": "InternalServerError", "share": 2}]}, "fault[0].share takes a share from 0 to 1, not 2"),
     ({"fault": [{"error": "InternalServerError", "count": 0}]}, "fault[0].count takes a whole number >= 1"),
     ({"fault": [{"unprocessed": 0.5}]}, "fault[0]: unprocessed applies to BatchWriteItem and BatchGetItem"),
@@ -164,3 +167,48 @@ def test_the_log_keeps_the_last_injections_and_counts_them_all():
     _outcomes(lambda: db.engine.get_item(TableName="Orders", Key={"pk": "a"}), KEPT + 5)
     realism = db.engine.realism
     assert len(realism.injected) == KEPT and realism.total == KEPT + 5 == realism.rules[0].fired
+
+
+@pytest.mark.parametrize("rule, call, reasons", [
+    # (a rule on every ExecuteStatement: DDL and EXPLAIN are not item statements, so creating the tables and
+    # explaining a statement pass it)
+    ({"operation": "GetItem", "error": "ThrottlingException"},
+     lambda db: db.engine.get_item(TableName="Orders", Key={"pk": "a"}), ["TableReadKeyRangeThroughputExceeded"]),
+    ({"operation": "PutItem", "error": "ProvisionedThroughputExceededException"},
+     lambda db: db.engine.put_item(TableName="Orders", Item={"pk": "a"}), ["TableWriteProvisionedThroughputExceeded"]),
+    ({"operation": "ExecuteStatement", "error": "ThrottlingException",
+      "reason": "TableWriteMaxOnDemandThroughputExceeded"},
+     lambda db: db.execute("UPDATE Orders SET n = 1 WHERE pk = 'a'"), ["TableWriteMaxOnDemandThroughputExceeded"]),
+    ({"operation": "ExecuteStatement", "error": "ThrottlingException"},
+     lambda db: db.execute("SELECT * FROM Orders WHERE pk = 'a'"), ["TableReadKeyRangeThroughputExceeded"]),
+])
+def test_an_injected_throttle_carries_dynamodb_s_message_and_reasons(rule, call, reasons):
+    from partiql.engine.throughput.admission import MESSAGES
+
+    db = _db(rule)
+    db.explain("SELECT * FROM Orders WHERE pk = 'a'")
+    with pytest.raises(DynamoDBError) as refused:
+        call(db)
+    arn = db.describe("Orders")["TableArn"]
+    assert refused.value.throttling_reasons == [{"reason": reason, "resource": arn} for reason in reasons]
+    mode = "on_demand" if rule["error"] == "ThrottlingException" else "provisioned"
+    assert refused.value.message == MESSAGES[mode, "Table"]
+
+
+def test_an_injected_throttle_s_reasons_reach_boto3(boto3_for):
+    from botocore.exceptions import ClientError
+
+    from partiql.server import Server
+
+    db = _db({"operation": "Query", "index": "ByStatus", "error": "ProvisionedThroughputExceededException"})
+    db.execute("CREATE TABLE Indexed PRIMARY KEY (pk STRING HASH) GSI (ByStatus ON (status STRING HASH) "
+               "PROJECTING ALL)")
+    with Server(db, port=0) as running:
+        with pytest.raises(ClientError) as refused:
+            boto3_for(running.url).query(TableName="Indexed", IndexName="ByStatus", KeyConditionExpression="#s = :s",
+                                         ExpressionAttributeNames={"#s": "status"},
+                                         ExpressionAttributeValues={":s": {"S": "open"}})
+    db.close()
+    assert refused.value.response["ThrottlingReasons"] == [{
+        "reason": "IndexReadProvisionedThroughputExceeded",
+        "resource": "arn:aws:dynamodb:us-east-1:123456789012:table/Indexed/index/ByStatus"}]
