@@ -82,11 +82,17 @@ class Rule:
             return False
         if self.index is not None and request.get("IndexName") != self.index:
             return False
-        if self.key:
-            held = request.get("Key") or request.get("Item") or {}
-            if any(held.get(name) != value for name, value in self.key.items()):
-                return False
+        if self.key and not (self._holds(request.get("Key") or request.get("Item") or {}) if operation not in BATCHES
+                             else any(self.chooses(table, entry) for table, entry in batch_entries(request))):
+            return False
         return self.count is None or self.fired < self.count
+
+    def chooses(self, table: str, entry) -> bool:
+        """Whether a batch's ``entry`` (of ``table``) is one this rule hands back (its table, its key)."""
+        return (self.table is None or plain(table) == self.table) and self._holds(entry_key(entry))
+
+    def _holds(self, attributes: dict) -> bool:
+        return all(attributes.get(name) == value for name, value in self.key.items())
 
     def describe(self) -> str:
         """The rule as the shell's ``.faults`` shows it."""
@@ -114,3 +120,21 @@ def table_names(operation: str, request: dict) -> list:
 def plain(name):
     """A table's name as a request gives it: its name, or its ARN (item-api: TableName takes either)."""
     return table_name({"TableName": name})
+
+
+def batch_entries(request: dict):
+    """A batch's (table, entry) pairs: a BatchGetItem's keys, a BatchWriteItem's put and delete requests."""
+    for table, entries in (request.get("RequestItems") or {}).items():
+        listed = entries.get("Keys", []) if isinstance(entries, dict) else entries
+        for entry in listed if isinstance(listed, list) else []:
+            yield table, entry
+
+
+def entry_key(entry) -> dict:
+    """The attributes a batch entry names: a BatchGetItem key, a put's item, a delete's key."""
+    if not isinstance(entry, dict):
+        return {}
+    for kind, member in (("PutRequest", "Item"), ("DeleteRequest", "Key")):
+        if isinstance(entry.get(kind), dict):
+            return entry[kind].get(member) or {}
+    return entry

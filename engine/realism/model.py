@@ -195,14 +195,15 @@ class Realism:
         waits.wait(engine, seconds)
 
     def _unprocessed(self, engine, operation: str, request: dict, handler, rule: Rule) -> dict:
-        """Hand back a share of a batch's entries (at least one), run the rest."""
+        """Hand back a share of the batch entries the rule chooses (at least one a table), run the rest."""
         member = "Keys" if operation == "BatchGetItem" else None
         kept, held = {}, {}
         for table, entries in request["RequestItems"].items():
             listed = entries[member] if member else entries
-            back = [self.rng.random() < rule.unprocessed for _ in listed]
-            if listed and not any(back):
-                back[self.rng.randrange(len(listed))] = True
+            chosen = [rule.chooses(table, entry) for entry in listed]
+            back = [one and self.rng.random() < rule.unprocessed for one in chosen]
+            if any(chosen) and not any(back):
+                back[self.rng.choice([n for n, one in enumerate(chosen) if one])] = True
             run = [entry for entry, skip in zip(listed, back) if not skip]
             off = [entry for entry, skip in zip(listed, back) if skip]
             if run:

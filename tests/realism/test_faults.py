@@ -82,6 +82,24 @@ def test_a_batch_hands_back_a_share_of_its_entries_and_writes_the_rest():
     assert response["UnprocessedKeys"]["Orders"]["Keys"] == keys and response["Responses"] == {}
 
 
+@pytest.mark.parametrize("rule, written_back, read_back", [
+    ({"key": {"pk": "k3"}}, ["k3"], ["k3"]),               # (the chosen entry, every time)
+    ({"table": "Other"}, ["o1", "o2"], []),                 # (only the chosen table's entries: the read is Orders')
+    ({"key": {"pk": "nowhere"}}, [], []),                    # (no entry chosen: the rule does not fire)
+])
+def test_a_rule_hands_back_the_batch_entries_it_chooses(rule, written_back, read_back):
+    db = _db(dict(rule, operation=["BatchWriteItem", "BatchGetItem"], unprocessed=1.0))
+    writes = {"Orders": [{"PutRequest": {"Item": {"pk": f"k{n}"}}} for n in range(5)],
+              "Other": [{"PutRequest": {"Item": {"pk": "o1"}}}, {"DeleteRequest": {"Key": {"pk": "o2"}}}]}
+    response = db.engine.batch_write_item(RequestItems=writes)
+    assert [(entry.get("PutRequest") or entry["DeleteRequest"]).get("Item", entry.get("DeleteRequest", {}).get("Key"))
+            ["pk"] for entries in response["UnprocessedItems"].values() for entry in entries] == written_back
+    keys = {"Orders": {"Keys": [{"pk": f"k{n}"} for n in range(5)]}}
+    unread = db.engine.batch_get_item(RequestItems=keys).get("UnprocessedKeys", {})
+    assert [key["pk"] for entry in unread.values() for key in entry["Keys"]] == read_back
+    assert db.engine.realism.total == bool(written_back) + bool(read_back)
+
+
 def test_off_changes_nothing_and_the_log_names_each_injection(caplog):
     assert realism_from("off") is None and realism_from(None) is None
     db = _db({"operation": "DeleteItem", "error": "InternalServerError", "count": 1})
