@@ -11,8 +11,8 @@ everything is ACTIVE. A deleted table stays DELETING for ``delete`` seconds:
 DescribeTable describes it so, DeleteTable again answers the same (item-api
 §5.3: "already DELETING → no error"), CreateTable of its name answers
 ResourceInUseException ("Table already exists"); item operations do not find
-it. SDK waiters (``table_exists``, ``table_not_exists``) poll DescribeTable
-through exactly this.
+it, ListTables lists it. SDK waiters (``table_exists``, ``table_not_exists``)
+poll DescribeTable through exactly this.
 
 Time to Live: after UpdateTimeToLive, DescribeTimeToLive says ENABLING (or
 DISABLING) for ``ttl`` seconds; another change in that time answers
@@ -113,6 +113,12 @@ class Lifecycle:
         description = response.get("Table") or response.get("TableDescription")
         if isinstance(description, dict):
             self._statuses(description, now)
+
+    def listed(self, names: list, now: float) -> list:
+        """ListTables' names: the catalog's and the tables still DELETING (DynamoDB lists them until gone), in
+        byte order."""
+        deleting = [name for name, (gone, _) in self.deleting.items() if now < gone and name not in names]
+        return sorted(names + deleting, key=lambda name: name.encode("utf-8"))
 
     def _statuses(self, description: dict, now: float) -> None:
         name = description.get("TableName")

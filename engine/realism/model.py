@@ -8,6 +8,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 from ..errors import CancellationReason, TransactionCanceledException, TransactionConflictException
+from ..requests.descriptions import list_tables_page
 from . import waits
 from .conflicts import EXCEPTION_MESSAGE, REASON_MESSAGE
 from .faults import ERRORS, READS, Place, Rule, plain, table_names
@@ -52,6 +53,8 @@ class Realism:
             answer = self.lifecycle.before(engine.clock(), operation, request, tables)
             if answer is not None:
                 return answer
+            if operation == "ListTables" and self.lifecycle.deleting:  # (DELETING tables are listed until gone)
+                return list_tables_page(self.lifecycle.listed(engine.table_names(), engine.clock()), request)
         rule = self._fire(engine, operation, tables, request, operation in READS)
         if rule is not None and rule.unprocessed:
             return self._unprocessed(engine, operation, request, handler, rule)

@@ -105,9 +105,14 @@ def test_a_deleted_table_is_deleting_for_its_seconds_then_gone():
     clock = VirtualClock()
     db = partiql.connect(clock=clock, realism={"lifecycle": {"delete": 3}})
     db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH)")
+    for name in ("Alpha", "Zeta"):
+        db.execute(f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH)")
     assert db.engine.delete_table(TableName="Orders")["TableDescription"]["TableStatus"] == "DELETING"
     clock.advance(2.9)
     assert db.engine.describe_table(TableName="Orders")["Table"]["TableStatus"] == "DELETING"
+    assert db.engine.list_tables()["TableNames"] == ["Alpha", "Orders", "Zeta"]  # (listed until gone)
+    assert db.engine.list_tables(Limit=2) == {"TableNames": ["Alpha", "Orders"], "LastEvaluatedTableName": "Orders"}
+    assert db.engine.list_tables(ExclusiveStartTableName="Alpha")["TableNames"] == ["Orders", "Zeta"]
     assert db.engine.delete_table(TableName="Orders")["TableDescription"]["TableStatus"] == "DELETING"
     assert _answer(lambda: db.engine.get_item(TableName="Orders", Key={"pk": "a"})) == (
         "ResourceNotFoundException: Requested resource not found")
@@ -115,6 +120,7 @@ def test_a_deleted_table_is_deleting_for_its_seconds_then_gone():
         "ResourceInUseException: Table already exists: Orders")
     clock.advance(0.1)
     assert _answer(lambda: db.engine.describe_table(TableName="Orders")).startswith("ResourceNotFoundException")
+    assert db.engine.list_tables()["TableNames"] == ["Alpha", "Zeta"]
     assert _answer(lambda: db.execute("CREATE TABLE Orders PRIMARY KEY (pk STRING HASH)")) == "ok"
 
 
