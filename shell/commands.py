@@ -266,8 +266,8 @@ def _throughput(session, argument: str) -> None:
     session.notice(f"throughput: {model.mode} ({split})")
 
 
-@command(".faults", "[FILE|off]", "show the scripted faults (issue 33's realism) and how many each injected; "
-         "FILE switches a TOML file's on, off switches them off")
+@command(".faults", "[FILE|PRESET|off]", "show realism: the scripted faults and how many each injected, the "
+         "lifecycle, consistency and transaction figures; FILE or PRESET (aws) switches it on, off switches it off")
 def _faults(session, argument: str) -> None:
     local_only(session, ".faults")
     from partiql.engine.realism import RealismError, realism_from
@@ -279,11 +279,11 @@ def _faults(session, argument: str) -> None:
         except RealismError as error:
             raise ShellError(str(error)) from None
     realism = engine.realism
-    if realism is None or not realism.rules:
-        session.notice("faults: off (.faults FILE, or --realism FILE, switches scripted faults on)")
+    if realism is None:
+        session.notice("realism: off (.faults FILE|aws, or --realism FILE|aws, switches it on)")
         return
     last = realism.injected[-1] if realism.injected else None
-    session.notice(f"faults from {realism.source} (seed {realism.seed}), {realism.total:,} injected"
+    session.notice(f"realism from {realism.source} (seed {realism.seed}), {realism.total:,} injected"
                    + (f", the last {last.fault} into {last.operation}" if last else "") + ":")
     for line in realism.describe():
         session.notice(f"  {line}")

@@ -257,9 +257,22 @@ class Realism:
                 f"before with a chance of {figures.stale:g} (ConsistentRead: never)")
 
     def describe(self) -> list:
-        """The active rules, a line each (the shell's ``.faults``)."""
-        return [rule.describe() for rule in self.rules]
+        """What is switched on, a line each (the shell's ``.faults``): each rule, then the lifecycle, consistency
+        and transaction figures with what they did."""
+        lines = [rule.describe() for rule in self.rules]
+        life, lag, held = self.lifecycle, self.consistency, self.conflicts
+        if life is not None:
+            lines.append(f"lifecycle: tables CREATING {_span(life.create)}, DELETING {_span(life.delete)}; new GSIs "
+                         f"CREATING {_span(life.index)} + their items at {life.backfill:,g} a second; TTL changes "
+                         f"{_span(life.ttl)}, expired items deleted up to {_span(life.ttl_lag)} late")
+        if lag is not None:
+            lags = "".join(f", {name} {_span(seconds)}" for name, seconds in lag.index_lag.items())
+            lines.append(f"consistency: a write's previous version read for {_span(lag.window)} with a chance of "
+                         f"{lag.stale:g}; GSIs {_span(lag.gsi_lag)} behind{lags}; {lag.served:,} items served stale")
+        if held is not None:
+            lines.append(f"transactions: hold their items {_span(held.duration)}; {held.met:,} requests met one")
+        return lines
 
 
 def _span(seconds: float) -> str:
-    return f"{seconds:g} s" if seconds >= 1 else f"{seconds * 1000:g} ms"
+    return f"{seconds:g} s" if seconds >= 1 or not seconds else f"{seconds * 1000:g} ms"

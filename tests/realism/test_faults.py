@@ -170,12 +170,19 @@ def test_the_shell_shows_switches_on_and_off_its_faults(tmp_path, capsys):
     path = tmp_path / "faults.toml"
     path.write_text('[[fault]]\noperation = "ExecuteStatement"\nerror = "InternalServerError"\ncount = 1\n')
     code = main(["--realism", str(path), "-e", TABLE, "-e", "SELECT * FROM Orders WHERE pk = 'a'",
-                 "-e", "SELECT * FROM Orders WHERE pk = 'a'", "-e", ".faults", "-e", ".faults off", "-e", ".faults"])
+                 "-e", "SELECT * FROM Orders WHERE pk = 'a'", "-e", ".faults", "-e", ".faults off", "-e", ".faults",
+                 "-e", ".faults aws", "-e", ".faults"])
     err = capsys.readouterr().err
     assert code == 1 and "InternalServerError: Internal server error" in err
-    assert f"faults from {path} (seed 0), 1 injected, the last InternalServerError into ExecuteStatement:" in err
+    assert f"realism from {path} (seed 0), 1 injected, the last InternalServerError into ExecuteStatement:" in err
     assert "  InternalServerError: ExecuteStatement, every one, the first 1 (1 injected)" in err
-    assert err.rstrip().endswith("faults: off (.faults FILE, or --realism FILE, switches scripted faults on)")
+    assert "realism: off (.faults FILE|aws, or --realism FILE|aws, switches it on)" in err
+    assert err.rstrip().endswith("""realism from the aws preset (seed 0), 0 injected:
+  lifecycle: tables CREATING 15 s, DELETING 15 s; new GSIs CREATING 15 s + their items at 3,000 a second; TTL \
+changes 0 s, expired items deleted up to 1800 s late
+  consistency: a write's previous version read for 1 s with a chance of 0.1; GSIs 500 ms behind; 0 items served \
+stale
+  transactions: hold their items 30 ms; 0 requests met one""")
 
 
 def test_the_log_keeps_the_last_injections_and_counts_them_all():
