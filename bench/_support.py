@@ -39,3 +39,23 @@ def timed_range(fn, start: int, stop: int) -> float:
     for i in range(start, stop):
         fn(i)
     return time.perf_counter() - began
+
+
+def paired(fns: dict, count: int, runs: int, slices: int = 20) -> dict:
+    """``{name: fn(i)}`` timed slice by slice in turn (the order rotating), so a drift of the machine's speed
+    hits all alike: ``{name: (median seconds per call, median ratio of its time to the first one's)}``."""
+    names = list(fns)
+    step = max(1, count // slices)
+    totals, ratios = {name: [] for name in names}, {name: [] for name in names}
+    for _ in range(runs):
+        spent = dict.fromkeys(names, 0.0)
+        for turn, start in enumerate(range(0, count, step)):
+            times = {}
+            for name in names[turn % len(names):] + names[:turn % len(names)]:
+                times[name] = timed_range(fns[name], start, min(count, start + step))
+                spent[name] += times[name]
+            for name in names:
+                ratios[name].append(times[name] / times[names[0]])
+        for name in names:
+            totals[name].append(spent[name] / count)
+    return {name: (statistics.median(totals[name]), statistics.median(ratios[name])) for name in names}

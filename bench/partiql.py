@@ -6,7 +6,10 @@ Parameterized point SELECT, INSERT, UPDATE, Query of 100 items, Scan of
 10k items, and a cold parse+plan of statements of each kind (a text never
 seen: the caches bypassed); medians of several runs. Targets (issue 3): ≥
 50,000 point SELECTs/s, ≥ 30,000 INSERTs/s, a cold parse+plan ≤ 150 µs
-(issue 19: of any new statement, not only a point SELECT).
+(issue 19: of any new statement, not only a point SELECT). The point SELECT
+is also timed against the engine's GetItem of the same items
+(``engine.get_item``, a DynamoDB-shaped request) in paired slices: issue 34
+asks for ≥ 0.8× its rate.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from _support import reference_speed, timed  # (must precede the partiql import)
+from _support import paired, reference_speed, timed  # (must precede the partiql import)
 import partiql
 from partiql import parser
 from partiql.planner import plan
@@ -78,6 +81,13 @@ def main() -> None:
     for name, fn, count in cases:
         seconds = timed(fn, count, args.runs)
         print(f"  {name:<22} {1 / seconds:>12,.0f} ops/s  {seconds * 1e6:>10,.1f} µs/op")
+    both = paired({"GetItem": lambda i: db.engine.get_item(TableName="bench",
+                                                          Key={"pk": f"user#{i % 100}", "sk": i % n}),
+                   "point SELECT": lambda i: db.execute("SELECT * FROM bench WHERE pk = ? AND sk = ?",
+                                                        [f"user#{i % 100}", i % n])}, 20_000, args.runs)
+    (engine, _), (select, ratio) = both["GetItem"], both["point SELECT"]
+    print(f"  point SELECT {1 / select:,.0f}/s against engine GetItem {1 / engine:,.0f}/s: "
+          f"×{1 / ratio:.2f} of its rate (paired slices)")
     for name, shape in COLD_STATEMENTS.items():
         print(f"  {'cold parse+plan ' + name:<34}   {cold_parse_plan(db, args.runs, shape) * 1e6:>10,.1f} µs/op")
     print(reference_speed())

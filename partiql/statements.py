@@ -23,6 +23,7 @@ from .errors import ScanRefused
 from .executor import Executor, shaper
 from .index_coverage import empty_index_warnings
 from .parser import parse, parse_dml
+from .point_reads import point_read
 from .planner import (NO_KEY, ExistsTemplate, ExplainTemplate, InsertTemplate, SelectTemplate, TableTemplate,
                       WriteTemplate, plan)
 from .result import ConsumedCapacity, PlanSummary, Result
@@ -71,6 +72,10 @@ class StatementRunner:
     # ------------------------------------------------------------ planning
     def template(self, text: str, params, shell: bool = False):
         """The cached plan template of a statement, checking the parameter count."""
+        return self._cached(text, params, shell)[0]
+
+    def _cached(self, text: str, params, shell: bool) -> tuple:
+        """(the cached template, its point read or None: ``point_reads``), the parameter count checked."""
         _check_length("statement", text, MAX_STATEMENT_LENGTH)
         key = (text, shell, self.engine.version)
         found = self._plans.get(key)
@@ -80,14 +85,14 @@ class StatementRunner:
             if count > len(params):  # why: before planning, as DynamoDB reports it first
                 raise ValidationException(PARAMETER_MISMATCH)
             with self.engine.lock:  # why: the catalog must not change under the planner; the cache is shared
-                found = plan(stmt, self.engine.tables), count
-                self._plans[key] = found
+                template = plan(stmt, self.engine.tables)
+                point = point_read(template, shaper) if type(template) is SelectTemplate else None
+                found = self._plans[key] = (template, count, point)
                 if len(self._plans) > PLAN_CACHE_SIZE:
                     self._plans.popitem(last=False)
-        template, count = found
-        if count > len(params):
+        if found[1] > len(params):
             raise ValidationException(PARAMETER_MISMATCH)
-        return template
+        return found[0], found[2]
 
     # ----------------------------------------------------------- statements
     def execute(self, text: str, params, *, limit=None, next_token=None, consistent=False,
@@ -96,7 +101,12 @@ class StatementRunner:
         if limit is not None and limit < 1:
             raise ValidationException(f"1 validation error detected: Value '{limit}' at 'limit' failed to "
                                       "satisfy constraint: Member must have value greater than or equal to 1")
-        template = self.template(text, params, shell)
+        template, point = self._cached(text, params, shell)
+        if point is not None and next_token is None and self.engine.realism is None:
+            with self.engine.throughput.collecting() as throttles:  # (the point lane: issue 34)
+                result = point.run(self.engine, params, consistent)
+            result.warnings.extend(throttles)
+            return result
         if self.engine.realism is not None and type(template) in _ITEM_STATEMENTS:  # (DDL asks as its operation)
             self.engine.realism.statement(self.engine, "ExecuteStatement", template.table,
                                           getattr(template, "index_name", None), isinstance(template, SelectTemplate))

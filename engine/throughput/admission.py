@@ -22,7 +22,6 @@ import logging
 import math
 import threading
 from collections import deque
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..errors import ProvisionedThroughputExceededException, RequestLimitExceeded, ThrottlingException
@@ -331,17 +330,29 @@ class Throughput:
         if found is not None:
             found.append(text)
 
-    @contextmanager
-    def collecting(self):
-        """Collect the report-mode warnings this thread's requests raise inside the block."""
-        outer = getattr(self._local, "found", None)
-        found = self._local.found = []
-        try:
-            yield found
-        finally:
-            self._local.found = outer
-            if outer is not None:
-                outer.extend(found)
+    def collecting(self) -> "_Collecting":
+        """Collect the report-mode warnings this thread's requests raise inside the block (``with``: the list)."""
+        return _Collecting(self._local)
+
+
+class _Collecting:
+    """``Throughput.collecting``'s block: a class, not a generator (every statement enters one: issue 34)."""
+
+    __slots__ = ("local", "outer", "found")
+
+    def __init__(self, local):
+        self.local = local
+
+    def __enter__(self) -> list:
+        self.outer = getattr(self.local, "found", None)
+        found = self.local.found = []
+        self.found = found
+        return found
+
+    def __exit__(self, *_) -> None:
+        self.local.found = self.outer
+        if self.outer is not None:
+            self.outer.extend(self.found)
 
 
 def check_switches(mode: str, adaptive: bool = True) -> None:
