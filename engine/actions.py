@@ -40,6 +40,7 @@ class WriteAction:
     upsert: bool = True  # Update creates a missing item (False: PartiQL UPDATE never does)
     size: int | None = None  # Put: item_size(item) when the caller has computed it already
     key_problem: str | None = None  # a key of the wrong types: this action's ValidationError (a transaction's)
+    program: object = None  # Update: its steps compiled once per shape, the request's values (expressions.slots)
 
 
 def collections_of(metrics: list | None, mutations) -> None:

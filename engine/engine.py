@@ -215,7 +215,8 @@ class Engine(Transactions):
         if old is None and not action.upsert:
             return None
         base = old if old is not None else table.key_of(located[1], located[2])
-        new = (apply_update(action.update, base, exists=old is not None) if action.update is not None
+        new = (apply_update(action.update, base, exists=old is not None, program=action.program)
+               if action.update is not None
                else dict(base))
         if old is None and _only_removals(action.update):
             return None  # REMOVE/DELETE on a missing item creates nothing (item-api §3.10)

@@ -41,6 +41,7 @@ from .model import (
     Value,
 )
 from .paths import Getter, NodeCache, path_getter
+from .slots import Slot, slot_operand
 
 MISSING_ATTRIBUTE = "The provided expression refers to an attribute that does not exist in the item"
 INCORRECT_TYPE = "An operand in the update expression has an incorrect data type"
@@ -65,6 +66,8 @@ def _path_operand(node: Path, strict: bool) -> Getter:
 
 def _value_operand(node: Value, strict: bool) -> Getter:
     value = node.value
+    if value.__class__ is Slot:  # (an update compiled once per shape: its request's value, bound at run time)
+        return slot_operand(value)
     return lambda item: value
 
 

@@ -45,7 +45,9 @@ from .context import NO_ENTRIES, ExpressionContext, reserved_words
 from .key_condition import check_key_condition, flatten_and
 from .messages import EMPTY, TOO_LONG, TOO_MANY_OPERATORS, UNDEFINED_NAME, UNDEFINED_VALUE
 from .model import And, Arithmetic, Between, Call, Comparison, In, Not, Or, Path, Update
+from .slots import SHAPES, SLOT_VALUES, Program
 from .syntax import START_RULES, ValueRef, lark_parser, syntax_message
+from .update import compile_steps
 
 __all__ = [
     "ExpressionContext",
@@ -129,6 +131,18 @@ def _top_level_clauses(text: str) -> list[str]:
 def parse_update(text: str, ctx: ExpressionContext) -> Update:
     """Parse an UpdateExpression into an ``Update`` (actions in text order)."""
     return _substitute(_compiled("update", text), ctx, "UpdateExpression")
+
+
+def update_program(text: str, names: dict | None, values: dict | None) -> Program:
+    """An UpdateExpression ``parse_update`` has accepted with these names and values: its shape's steps,
+    compiled once, and the values to bind to them (``slots``)."""
+    return Program(_shape_steps(text, tuple(names.items()) if names else ()), values or NO_ENTRIES)
+
+
+@functools.lru_cache(maxsize=SHAPES)
+def _shape_steps(text: str, names: tuple) -> tuple:
+    """The steps of an UpdateExpression's shape: its text and its names (``slots``)."""
+    return compile_steps(_compiled("update", text).build(dict(names), SLOT_VALUES))
 
 
 def parse_projection(text: str, ctx: ExpressionContext) -> tuple[Path, ...]:

@@ -22,6 +22,7 @@ from ..types import MISSING, NESTING, add_numbers, copy_value, nesting_problem, 
 from .evaluate import INCORRECT_TYPE, compile_operand
 from .paths import NodeCache, resolve, resolve_elements
 from .model import Add, Delete, Path, Remove, Set, Update, Value
+from .slots import BOUND
 from .projection import project
 
 INVALID_PATH = "The document path provided in the update expression is invalid for update"
@@ -201,16 +202,17 @@ def _delete(action: Delete) -> Step:
 _ACTIONS = {Set: _set, Remove: _remove, Add: _add, Delete: _delete}
 
 
-def _compile(update: Update) -> tuple[Step, ...]:
+def compile_steps(update: Update) -> tuple[Step, ...]:
+    """``update`` 's actions as steps (a shape's model holds slots for its values: ``slots``)."""
     return tuple(_ACTIONS[action.__class__](action) for action in update.actions)
 
 
-_compiled = NodeCache(_compile)
+_compiled = NodeCache(compile_steps)  # (an update without a shape's program: PartiQL's, the legacy AttributeUpdates)
 
 
 # ------------------------------------------------------------------ public API
 
-def apply_update(update: Update, item: dict, *, exists: bool | None = None) -> dict:
+def apply_update(update: Update, item: dict, *, exists: bool | None = None, program=None) -> dict:
     """The item after ``update`` (item-api §3.10); ``item`` itself is never mutated.
 
     ``item`` is ``{}`` when the item does not exist (or its key alone, with
@@ -219,11 +221,20 @@ def apply_update(update: Update, item: dict, *, exists: bool | None = None) -> d
     caller decides whether anything is created. Raises ValidationException
     with DynamoDB's texts: a SET value reading a missing attribute, a run-time
     type error (+, -, list_append, ADD, DELETE), an invalid nested target, a
-    number out of range, or too deep a nesting.
+    number out of range, or too deep a nesting. ``program`` (``slots.Program``): the update's shape's steps,
+    compiled once, and this request's values — else ``update`` is compiled (cached by node).
     """
     image = _Image(item, bool(item) if exists is None else exists)
-    for step in _compiled(update):
-        step(item, image)
+    if program is None:
+        for step in _compiled(update):
+            step(item, image)
+        return image.finish()
+    outer, BOUND.values = BOUND.values, program.values
+    try:
+        for step in program.steps:
+            step(item, image)
+    finally:
+        BOUND.values = outer
     return image.finish()
 
 

@@ -12,7 +12,7 @@ from ..wire_values import to_wire
 from . import shapes
 from .common import (Expressions, check_key_paths, collection_metrics, projection_paths, return_capacities, shaped,
                      shaper, table_name)
-from .items import check_key_not_updated
+from .items import check_key_not_updated, program_of
 
 DUPLICATE_KEYS = "Provided list of item keys contains duplicates"
 
@@ -220,7 +220,8 @@ _SIZE_TAIL = "; expression size: "
 def _transact_action(engine: Engine, kind: str, body: dict, update, condition) -> WriteAction:
     table = engine.table(table_name(body))
     action = WriteAction(kind, table.name, update=update, condition=condition,
-                         return_old_on_failure=body.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD")
+                         return_old_on_failure=body.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD",
+                         program=program_of(body) if kind == "Update" else None)
     if kind == "Put":
         action.item = body["Item"]
     else:

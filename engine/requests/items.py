@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..engine import Engine, WriteAction
 from ..errors import ValidationException
+from ..expressions.parser import update_program
 from ..expressions.update import updated_values
 from ..keys import key_from_item, key_from_request
 from ..types import copy_value
@@ -88,6 +89,15 @@ def get_item(engine: Engine, request: dict) -> dict:
     return return_capacity(response, consumed, request)
 
 
+def program_of(request: dict):
+    """A request's UpdateExpression as its shape's steps and its values (``expressions.slots``; None for the
+    legacy AttributeUpdates, compiled as a model)."""
+    text = request.get("UpdateExpression")
+    if text is None:
+        return None
+    return update_program(text, request.get("ExpressionAttributeNames"), request.get("ExpressionAttributeValues"))
+
+
 def check_key_not_updated(update, key_names) -> None:
     """An update may not touch a key attribute, even below it (item-api §3.10)."""
     if update is None:
@@ -109,7 +119,7 @@ def update_item(engine: Engine, request: dict) -> dict:
     check_key_not_updated(update, table.spec.key.names)
     check_key_paths(table.spec, request, update, parsed["ConditionExpression"])
     action = WriteAction("Update", table.name, key=key, update=update, condition=parsed["ConditionExpression"],
-                         return_old_on_failure=_return_old_on_failure(request))
+                         return_old_on_failure=_return_old_on_failure(request), program=program_of(request))
     try:
         result = _write(engine, action, request)
     except ValidationException as error:

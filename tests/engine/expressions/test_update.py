@@ -479,3 +479,67 @@ def test_overlapping_actions_fail_cleanly():
     with pytest.raises(ValidationException) as raised:
         apply_update(U(SET(P("a"), V(1)), SET(P("a", "b"), V(2))), {"a": {}})
     assert raised.value.message == INVALID_PATH
+
+
+# -------------------------------------------------- compiled once per shape (issue 34 point 2)
+
+def _slotted(node, values: dict):
+    """``node`` with each Value's value moved into ``values`` under a placeholder and a Slot left in its place."""
+    from partiql.engine.expressions.slots import Slot
+
+    if isinstance(node, tuple):
+        return tuple(_slotted(part, values) for part in node)
+    if isinstance(node, Value):
+        key = f":v{len(values)}"
+        values[key] = node.value
+        return Value(Slot(key))
+    if hasattr(node, "_fields") and not isinstance(node, Path):
+        return type(node)(*(_slotted(getattr(node, name), values) for name in node._fields))
+    return node
+
+
+def _outcome(call):
+    try:
+        return call()
+    except ValidationException as error:
+        return Err(error.message).message
+
+
+@pytest.mark.parametrize("item, actions, expected", [pytest.param(*row[1:], id=row[0]) for row in UPDATES])
+def test_a_shape_s_program_with_bound_values_applies_as_the_model_does(item, actions, expected):
+    from partiql.engine.expressions.slots import Program
+    from partiql.engine.expressions.update import compile_steps
+
+    values: dict = {}
+    program = Program(compile_steps(Update(_slotted(actions, values))), values)
+    update, item = U(*actions), from_python(item)
+    assert _outcome(lambda: apply_update(update, item, program=program)) == _outcome(lambda: apply_update(update, item))
+
+
+def test_one_shape_runs_with_each_request_s_values_and_threads_keep_theirs():
+    import threading
+
+    from partiql.engine.expressions.context import ExpressionContext
+    from partiql.engine.expressions.parser import parse_update, update_program
+
+    text = "SET n = n + :d, tags = list_append(if_not_exists(tags, :empty), :t)"
+    outcomes, errors = {}, []
+
+    def run(worker: int):
+        try:
+            for d in range(200):
+                values = {":d": from_python(worker * 1000 + d), ":empty": [], ":t": [from_python(f"w{worker}")]}
+                update = parse_update(text, ExpressionContext(None, values))
+                new = apply_update(update, {"n": Decimal(0)}, program=update_program(text, None, values))
+                assert new == apply_update(update, {"n": Decimal(0)})
+            outcomes[worker] = new
+        except AssertionError as error:  # (a thread's failure, reported by the test)
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(worker,)) for worker in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert outcomes == {w: {"n": Decimal(w * 1000 + 199), "tags": [f"w{w}"]} for w in range(4)}
