@@ -159,12 +159,27 @@ def _substitute(compiled: Compiled, ctx: ExpressionContext, param: str):
         if key not in (names if is_name else values):
             message = (UNDEFINED_NAME if is_name else UNDEFINED_VALUE).format(key)
             raise ValidationException(f"Invalid {param}: {message}")
+    _check(compiled, names, values, param)
+    ctx.used_names.update(compiled.name_keys)
+    ctx.used_values.update(compiled.value_keys)
+    return compiled.build(names, values)
+
+
+def _check(compiled: Compiled, names: dict, values: dict, param: str) -> None:
+    """The checks of the substitutes (operand types, BETWEEN's order, clashing paths), in their order."""
     for check in compiled.checks:
         message = check if type(check) is str else check(names, values)
         if message:
             raise ValidationException(f"Invalid {param}: {message}")
-    ctx.used_names.update(compiled.name_keys)
-    ctx.used_values.update(compiled.value_keys)
+
+
+def reparse(kind: str, text: str, names: dict | None, values: dict | None, param: str):
+    """An expression whose shape — its text, its names, its values' placeholders — a request has passed
+    with before: only what its values decide is checked again (the checks of the substitutes), then its
+    model is built. ``kind``: condition or update (``parse_condition`` / ``parse_update`` did the rest)."""
+    compiled = _compiled(kind, text)
+    names, values = names or NO_ENTRIES, values or NO_ENTRIES
+    _check(compiled, names, values, param)
     return compiled.build(names, values)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..engine import Engine, WriteAction
 from ..errors import ValidationException
-from ..expressions.parser import update_program
+from ..expressions.parser import reparse, update_program
 from ..expressions.update import updated_values
 from ..keys import key_from_item, key_from_request
 from ..types import copy_value
@@ -20,9 +20,41 @@ from .common import (Expressions, check_key_paths, prefixed, projection_paths, r
 
 
 def _expressions(operation: str, request: dict, members: tuple) -> dict:
-    """Parse a write's expressions, reporting errors with the operation's prefix."""
+    """Parse a write's expressions, reporting errors with the operation's prefix.
+
+    why a shape's second request checks less: every check but those its values decide (the checks of the
+    substitutes) depends only on the shape — the texts, the names, the values' placeholders — so a shape
+    that passed them once passes them again (issue 34 point 2: they were a sixth of an UpdateItem)."""
     if _EXPRESSION_MEMBERS.isdisjoint(request):  # a plain write: nothing to parse or check
         return dict.fromkeys(members)
+    shape = _shape(request, members)
+    if shape in _PASSED:
+        names, values = request.get("ExpressionAttributeNames"), request.get("ExpressionAttributeValues")
+        try:
+            return {member: None if text is None else reparse(_PARSERS[member], text, names, values, member)
+                    for member, text in zip(members, shape[1])}
+        except ValidationException as error:
+            raise prefixed(operation, error) from None
+    parsed = _parsed(operation, request, members)
+    if shape is not None:
+        if len(_PASSED) >= SHAPES_KEPT:
+            _PASSED.clear()
+        _PASSED.add(shape)
+    return parsed
+
+
+def _shape(request: dict, members: tuple) -> tuple | None:
+    """What a write's expressions' checks depend on, but for its values; None with legacy members (their
+    own rules)."""
+    if any(member in request for member in legacy.WRITE_MEMBERS):
+        return None
+    names, values = request.get("ExpressionAttributeNames"), request.get("ExpressionAttributeValues")
+    return (members, tuple(request.get(member) for member in members),
+            None if names is None else tuple(names.items()), None if values is None else tuple(values))
+
+
+def _parsed(operation: str, request: dict, members: tuple) -> dict:
+    """Every check of a write's expressions, in DynamoDB's order, and their models."""
     try:
         expressions = Expressions(request, members)
         parsed = {member: getattr(expressions, _PARSERS[member])(request.get(member))
@@ -39,6 +71,8 @@ def _expressions(operation: str, request: dict, members: tuple) -> dict:
 
 _PARSERS = {"ConditionExpression": "condition", "UpdateExpression": "update",
             "ProjectionExpression": "projection"}
+_PASSED: set = set()  # shapes whose every check but their values' passed
+SHAPES_KEPT = 4096
 _EXPRESSION_MEMBERS = frozenset((*_PARSERS, "ExpressionAttributeNames", "ExpressionAttributeValues",
                                  *legacy.WRITE_MEMBERS))
 
