@@ -306,9 +306,10 @@ class Engine(Transactions):
             store, space, _ = table.source(index)
             lo, hi = segment_range(segment, total_segments)
             after = table.position(index, start_key) if start_key else None
-            entries = store.scan(space, after, lo, hi)
             start = after[0] if after is not None else lo
-            tally = ScanTally(store, start) if self.throughput.on else None
+            # (counted: read partition by partition, so that each is charged its bytes' share)
+            tally = ScanTally(store.scan_groups(space, after, lo, hi)) if self.throughput.on else None
+            entries = store.scan(space, after, lo, hi) if tally is None else None
             page = table.read_page(index, entries, limit=limit, consistent=consistent, matches=matches_fn,
                                    reach_back=reach_back, max_bytes=max_bytes, emit=emit, tally=tally)
             if tally is not None:

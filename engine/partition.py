@@ -286,13 +286,18 @@ class Store:
 
         ``after`` is (h, pk, sort); [lo, hi) restricts the hash range (a scan segment).
         """
+        return chain.from_iterable(records for _, records in self.scan_groups(space, after, lo, hi))
+
+    def scan_groups(self, space, after: tuple | None = None, lo: int = 0, hi: int = limits.HASH_SPACE):
+        """``scan`` 's records partition by partition: (partition, its records) pairs, so that a Scan's
+        accounting learns where a partition ends once per partition, not once per record."""
         start, inclusive = (lo,), True
         if after is not None and after[0] >= lo:
             start, inclusive = stored_key(*after), False
         first = bisect_right(self._starts, start[0]) - 1
         # (hi,) sorts after every key whose hash is below hi and before the rest
-        return chain.from_iterable(partition.spaces[space].records(start, (hi,), (inclusive, False))
-                                   for partition in self.partitions[first:] if partition.lo < hi)
+        return ((partition, partition.spaces[space].records(start, (hi,), (inclusive, False)))
+                for partition in self.partitions[first:] if partition.lo < hi)
 
     # ------------------------------------------------------------- writes
     def put(self, space, h: int, pk, sort: tuple | None, record: Record) -> Record | None:

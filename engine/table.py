@@ -344,30 +344,30 @@ class Table:
         itself (default: a snapshot, ``alias``);
         why here: a response copy made as the filter accepts an item finds it
         still in cache, where a second pass over a 1,000-item page misses again.
-        ``tally`` (a Scan's ``ScanTally``) learns where the entries cross into
-        the next partition, one comparison per entry.
+        ``tally`` (a Scan's ``ScanTally``) gives the entries instead, partition
+        by partition, and learns where each partition's entries ended.
         """
         consumed = Consumed(self.name, transactional)
         out, scanned, evaluated, last = [], 0, 0, None
         page_bytes = self.limits.page_bytes if max_bytes is None else max_bytes
         base_units = 0.0
-        cut = tally.cut if tally is not None else None
-        for record in entries:
-            if cut is not None and record.key[0] >= cut:
-                cut = tally.cross(record.key[0], evaluated)
-            scanned += 1
-            evaluated += record.size
-            found = record
-            if reach_back:
-                found = self._base_record(record.item)
-                base_units += read_units(found.size, consistent)
-            if matches is None or matches(found.item):
-                out.append(found.alias() if emit is None else emit(found))
-            if (limit is not None and scanned >= limit) or evaluated >= page_bytes:
-                last = self.read_key(index, record.item)
+        for partition, group in tally.groups if tally is not None else ((None, entries),):
+            for record in group:
+                scanned += 1
+                evaluated += record.size
+                found = record
+                if reach_back:
+                    found = self._base_record(record.item)
+                    base_units += read_units(found.size, consistent)
+                if matches is None or matches(found.item):
+                    out.append(found.alias() if emit is None else emit(found))
+                if (limit is not None and scanned >= limit) or evaluated >= page_bytes:
+                    last = self.read_key(index, record.item)
+                    break
+            if tally is not None:
+                tally.close(partition, evaluated)
+            if last is not None:
                 break
-        if tally is not None:
-            tally.close(evaluated)
         units = read_units(evaluated, consistent)
         if index is None:
             consumed.table.read = units

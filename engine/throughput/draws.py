@@ -62,31 +62,24 @@ def _sort(entry: tuple):
 
 
 class ScanTally:
-    """Bytes a Scan page read in each partition of ``store`` (the page charges each its share).
+    """Bytes a Scan page read in each partition (the page charges each its share).
 
-    ``read_page`` tells it, one comparison per entry, where the entries cross
-    from one partition into the next (``cut``: the current partition's end).
+    ``read_page`` reads the entries partition by partition (``groups``: the
+    store's ``scan_groups``) and tells it where each partition's entries ended,
+    once per partition.
     """
 
-    __slots__ = ("store", "partition", "cut", "start", "bytes")
+    __slots__ = ("groups", "start", "bytes")
 
-    def __init__(self, store, h: int):
-        self.store = store
-        self.partition = store.partition_for(h)
-        self.cut = self.partition.hi
+    def __init__(self, groups):
+        self.groups = groups    # (partition, its entries) pairs, in scan order
         self.start = 0          # bytes evaluated when the current partition began
         self.bytes: list = []   # (partition, bytes read there)
 
-    def cross(self, h: int, evaluated: int) -> int:
-        """The entries reached hash ``h`` after ``evaluated`` bytes; the new partition's end."""
-        self.close(evaluated)
-        self.partition = self.store.partition_for(h)
-        self.cut = self.partition.hi
-        return self.cut
-
-    def close(self, evaluated: int) -> None:
+    def close(self, partition, evaluated: int) -> None:
+        """``partition`` 's entries (read so far) ended after ``evaluated`` bytes of the page."""
         if evaluated > self.start:
-            self.bytes.append((self.partition, evaluated - self.start))
+            self.bytes.append((partition, evaluated - self.start))
         self.start = evaluated
 
     def draws(self, draw: Draw, units: float) -> list:
