@@ -226,7 +226,7 @@ class Engine(Transactions):
     def _check_statement_size(table: Table, action: WriteAction, old: Record | None) -> None:
         """An update's statement-sized 400 KB gate, which DynamoDB checks before the condition (A9)."""
         if action.update is not None and update_too_large(action.update, None if old is None else old.item,
-                                                         table.spec.key.names):
+                                                         table.spec.key.names, None if old is None else old.size):
             raise ValidationException(UPDATE_TOO_LARGE)
 
     @staticmethod

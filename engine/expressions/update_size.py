@@ -32,13 +32,18 @@ CLAUSE_BYTES = 19  # the overhead of each SET or ADD clause
 STATEMENT_BYTES = 3  # the statement's own
 
 
-def too_large(update: Update, old: dict | None, key_names: tuple) -> bool:
-    """Whether DynamoDB refuses ``update`` of the stored item ``old`` (None: none) by its statement's size."""
+def too_large(update: Update, old: dict | None, key_names: tuple, old_size: int | None = None) -> bool:
+    """Whether DynamoDB refuses ``update`` of the stored item ``old`` (None: none) by its statement's size
+    (``old_size``: its size, when the caller has it: then only what the update replaces is sized again)."""
     stored = old or {}
     replaced = {action.path.name for action in update.actions
                 if action.__class__ in (Set, Remove) and action.path.is_top_level}
-    untouched = sum(utf8_len(name) + value_size(value) for name, value in stored.items()
-                    if name not in replaced and name not in key_names)
+    if old_size is None:
+        untouched = sum(utf8_len(name) + value_size(value) for name, value in stored.items()
+                        if name not in replaced and name not in key_names)
+    else:  # (an item's size is its attributes' names and values: what is not untouched comes off it)
+        untouched = old_size - sum(utf8_len(name) + value_size(stored[name]) for name in replaced.union(key_names)
+                                   if name in stored)
     clauses = [action for action in update.actions if action.__class__ in (Set, Add)]
     written = sum(utf8_len(action.path.name) + _operand_bytes(action.value, stored) for action in clauses)
     overhead = STATEMENT_BYTES + CLAUSE_BYTES * len(clauses)
