@@ -21,11 +21,12 @@ ANSWER = b'{"Item":{"pk":{"S":"p0"},"sk":{"N":"1"},"v":{"S":"' + b"x" * 40 + b'"
 
 def stack() -> None:
     import partiql
+    from partiql.server.handler import JSON_1_0, answer
     from partiql.server.runner import Server
 
     server = Server(partiql.connect(), "127.0.0.1", 0)
-    answer = server.handler._answer(200, None, "application/x-amz-json-1.0")
-    headers = [(name, str(len(ANSWER)) if name == "content-length" else value) for name, value in answer[1]]
+    headers = [(name, str(len(ANSWER)) if name == "content-length" else value)
+               for name, value in answer(200, None, JSON_1_0)[1]]
     server.handler.handle = lambda target, request_headers, body: (200, headers, ANSWER)
     server.run(ready=lambda: print(f"listening on {server.url}", flush=True))
 

@@ -102,6 +102,44 @@ def _map_entries(shape: dict):
     return lambda value: all(key(name) and item is not None and element(item) for name, item in value.items())
 
 
+MAX_VALUE_DEPTH = 32  # a deeper wire value goes to the passes (which word DynamoDB's nesting error)
+
+
+def _accept_structure(shape: dict):
+    """A wire attribute value (``{"S": "x"}``) the type pass would keep as it is; any other structure is
+    refused (see ``acceptor``). why a value may pass: its well-formedness is a later phase, and the engine
+    converts it into values of its own (``from_wire``): nothing later writes into the caller's dicts."""
+    return _attribute_value if shape.get("name") == "AttributeValue" else _refuse
+
+
+def _text(value) -> bool:
+    return type(value) is str and is_text(value)
+
+
+def _attribute_value(value, depth: int = 0) -> bool:
+    """A wire attribute value of text, numbers as text, booleans, sets of them, maps and lists (binary goes
+    to the type pass, which decodes its base64)."""
+    if type(value) is not dict or depth > MAX_VALUE_DEPTH:
+        return False
+    for name, element in value.items():
+        check = _VALUE_MEMBERS.get(name)
+        if check is None or not check(element, depth):
+            return False
+    return True
+
+
+_VALUE_MEMBERS = {
+    "S": lambda element, depth: _text(element),
+    "N": lambda element, depth: _text(element),
+    "NULL": lambda element, depth: type(element) is bool,
+    "BOOL": lambda element, depth: type(element) is bool,
+    "SS": lambda element, depth: type(element) is list and all(_text(e) for e in element),
+    "NS": lambda element, depth: type(element) is list and all(_text(e) for e in element),
+    "M": lambda element, depth: type(element) is dict and all(
+        _text(k) and _attribute_value(v, depth + 1) for k, v in element.items()),
+    "L": lambda element, depth: type(element) is list and all(_attribute_value(e, depth + 1) for e in element),
+}
+
 _ACCEPTORS = {
     "String": _accept_string, "Integer": _accept_number, "Long": _accept_number, "Double": _accept_number,
     # why: the type pass coerces boolean strings; only true booleans pass unchanged
@@ -110,6 +148,6 @@ _ACCEPTORS = {
     "Blob": _accept_sized((bytes, bytearray), lambda shape: lambda value: True),
     "List": _accept_sized((list,), _list_elements),
     "Map": _accept_sized((dict,), _map_entries),
-    "Structure": lambda shape: _refuse,
+    "Structure": _accept_structure,
     "Value": lambda shape: lambda value: True,
 }

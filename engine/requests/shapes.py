@@ -394,9 +394,9 @@ def _present(request: dict) -> frozenset:
 
 
 @functools.cache
-def _accepts(operation: str):
-    """The fast predicate of ``operation``'s in-process shape (``acceptance.acceptor``)."""
-    return acceptor(SHAPES[operation])
+def _accepts(operation: str, wire: bool = False):
+    """The fast predicate of ``operation``'s in-process (or wire) shape (``acceptance.acceptor``)."""
+    return acceptor((WIRE_SHAPES if wire else SHAPES)[operation])
 
 
 def check_envelope(operation: str, request, shapes: dict = SHAPES) -> dict:
@@ -407,7 +407,7 @@ def check_envelope(operation: str, request, shapes: dict = SHAPES) -> dict:
     A request the fast predicate accepts is returned as a shallow copy (a
     table ARN fails TableName's pattern, so there is nothing to resolve).
     """
-    if shapes is SHAPES and _accepts(operation)(request):
+    if (shapes is SHAPES or shapes is WIRE_SHAPES) and _accepts(operation, shapes is WIRE_SHAPES)(request):
         return dict(request)
     return interpreted_envelope(operation, request, shapes)
 

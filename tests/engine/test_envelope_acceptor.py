@@ -54,14 +54,32 @@ def near(shape: dict):
         valid = st.dictionaries(st.sampled_from(["pk", ":p", "#n", "", "x"]), near(shape["value"]), max_size=3)
     elif kind == "Value":
         valid = st.sampled_from(["p", Decimal(1), b"\x01", True, None, ["a"], {"m": Decimal(2)}, {"a", "b"}])
+    elif kind == "Structure" and shape.get("name") == "AttributeValue":
+        valid = WIRE_VALUES
     else:  # Structure, Blob
         valid = st.just({}) if kind == "Structure" else st.binary(max_size=3)
     return st.one_of(*[valid] * 9, VALUES)
 
 
+# wire attribute values (issue 34 point 4: the wire's fast predicate takes them): well-formed ones, and the
+# ones the type pass changes (a boolean string, base64 text, a null member) or refuses (a number for text)
+WIRE_SCALARS = st.one_of(
+    st.builds(lambda t: {"S": t}, st.text(max_size=4)), st.sampled_from([{"N": "1"}, {"N": "x"}, {"BOOL": True},
+                                                                         {"NULL": True}, {"SS": ["a", "b"]},
+                                                                         {"NS": ["1"]}, {"B": "AQ=="},
+                                                                         {"BS": ["AQ=="]}, {"BOOL": "true"},
+                                                                         {"S": None}, {"S": 1}, {"X": "a"},
+                                                                         {"S": "a", "N": "1"}, {}, {"S": "\ud800"},
+                                                                         {"SS": [1]}, {"L": "no"}])
+)
+WIRE_VALUES = st.recursive(WIRE_SCALARS, lambda inner: st.one_of(
+    st.builds(lambda m: {"M": m}, st.dictionaries(st.sampled_from(["a", "b", ""]), inner, max_size=2)),
+    st.builds(lambda items: {"L": items}, st.lists(inner, max_size=2))), max_leaves=5)
+
+
 @st.composite
-def requests(draw, operation: str) -> dict:
-    members = shapes.SHAPES[operation]["members"]
+def requests(draw, operation: str, shaped: dict = shapes.SHAPES) -> dict:
+    members = shaped[operation]["members"]
     names = [name for name in members  # each member present now and then, a required one nearly always
              if draw(st.integers(0, 9)) < (9 if members[name].get("required") else 3)]
     request = {name: draw(near(members[name])) for name in names}
@@ -156,3 +174,53 @@ def test_fault_finder_agrees_with_the_ordered_walk(operation, data):
         except (DynamoDBError, TypeError):  # (TypeError: a Python value no JSON carries, the caller's)
             continue
         assert faulty(request, shape) == bool(violations(request, shape))
+
+
+WIRE_OPERATIONS = sorted(shapes.WIRE_SHAPES)
+
+
+@pytest.mark.parametrize("operation", WIRE_OPERATIONS)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_wire_requests_accepted_are_left_unchanged_and_valid(operation, data):
+    request = data.draw(requests(operation, shapes.WIRE_SHAPES))
+    shape = shapes.WIRE_SHAPES[operation]
+    if acceptor(shape)(request):
+        assert check_types(request, shape) == request
+        assert violations(request, shape) == []
+
+
+@pytest.mark.parametrize("operation", WIRE_OPERATIONS)
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_fast_and_interpreted_wire_envelopes_agree(operation, data):
+    request = data.draw(requests(operation, shapes.WIRE_SHAPES))
+    assert outcome(lambda: shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)) == \
+        outcome(lambda: shapes.interpreted_envelope(operation, request, shapes.WIRE_SHAPES))
+
+
+def _deep(levels: int) -> dict:
+    value = {"S": "x"}
+    for _ in range(levels):
+        value = {"M": {"a": value}}
+    return value
+
+
+WIRE_KEY = {"pk": {"S": "p"}, "sk": {"N": "1"}}
+WIRE_ROWS = [
+    ("GetItem", {"TableName": "bench", "Key": WIRE_KEY}, True),
+    ("PutItem", {"TableName": "bench", "Item": dict(WIRE_KEY, m={"M": {"l": {"L": [{"NULL": True}]}}})}, True),
+    ("Query", {"TableName": "bench", "KeyConditionExpression": "pk = :p",
+               "ExpressionAttributeValues": {":p": {"S": "p"}}}, True),
+    ("GetItem", {"TableName": "bench", "Key": {"pk": {"B": "AQ=="}}}, False),     # (base64: the type pass decodes)
+    ("PutItem", {"TableName": "bench", "Item": dict(WIRE_KEY, b={"BOOL": "true"})}, False),  # (coerced)
+    ("GetItem", {"TableName": "bench", "Key": {"pk": {"S": "p", "X": "y"}}}, False),
+    ("PutItem", {"TableName": "bench", "Item": dict(WIRE_KEY, deep=_deep(40))}, False),
+]
+
+
+@pytest.mark.parametrize("operation,request_,accepted", WIRE_ROWS)
+def test_wire_fast_predicate_rows(operation, request_, accepted):
+    assert bool(acceptor(shapes.WIRE_SHAPES[operation])(request_)) is accepted
+    assert outcome(lambda: shapes.check_envelope(operation, request_, shapes.WIRE_SHAPES)) == \
+        outcome(lambda: shapes.interpreted_envelope(operation, request_, shapes.WIRE_SHAPES))
