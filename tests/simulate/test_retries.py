@@ -110,4 +110,4 @@ def test_a_hot_transaction_s_retries_add_load_and_the_report_says_so():
 def test_a_retries_setting_that_cannot_be_is_named_with_its_place(retries, words):
     with pytest.raises(WorkloadError) as refused:
         parse(FAULTY.format(retries=retries), "w.toml")
-    assert f"w.toml: pattern[0]." in str(refused.value) and words in str(refused.value)
+    assert "w.toml: pattern[0]." in str(refused.value) and words in str(refused.value)
