@@ -18,7 +18,7 @@ from .clock import Epoch, resolve_clock
 from .errors import (ConditionalCheckFailedException, ResourceInUseException, ResourceNotFoundException,
                      ValidationException)
 from .expressions.evaluate import matches
-from .expressions.update import apply_update
+from .expressions.update import apply_update, updated_size
 from .expressions.update_size import too_large as update_too_large
 from .keys import key_from_item
 from .placement import key_hash, segment_range
@@ -207,8 +207,12 @@ class Engine(Transactions):
             mutation.consumed.table.read = 2 * units if transactional else units
             return mutation
         new = self._updated(table, action, located, old.item if old is not None else None)
+        # (an update's result is sized from the old item's size and what it touched; its values' nesting was
+        # checked as each was written: apply_update)
+        size = None if old is None or new is None or action.update is None else updated_size(
+            action.update, old.item, old.size, new)
         return table.prepare(located, old, new, transactional=transactional, too_large=UPDATE_TOO_LARGE,
-                             update=action.update)
+                             update=action.update, size=size)
 
     @staticmethod
     def _updated(table: Table, action: WriteAction, located: tuple, old: dict | None) -> dict | None:

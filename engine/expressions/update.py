@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Callable
 
 from ..errors import ValidationException
-from ..types import MISSING, NESTING, add_numbers, copy_value, nesting_problem, type_of
+from ..types import MISSING, NESTING, add_numbers, copy_value, nesting_problem, type_of, utf8_len, value_size
 from .evaluate import INCORRECT_TYPE, compile_operand
 from .paths import NodeCache, resolve, resolve_elements
 from .model import Add, Delete, Path, Remove, Set, Update, Value
@@ -236,6 +236,19 @@ def apply_update(update: Update, item: dict, *, exists: bool | None = None, prog
     finally:
         BOUND.values = outer
     return image.finish()
+
+
+def updated_size(update: Update, old: dict, old_size: int, new: dict) -> int:
+    """The size of ``new``, ``update`` 's result over ``old`` (of ``old_size`` bytes): the old size less the
+    top-level attributes the update touched, plus what they are now (an item's size is its attributes' names
+    and values, spec §5.3)."""
+    size = old_size
+    for name in {action.path.elements[0] for action in update.actions}:
+        if name in old:
+            size -= utf8_len(name) + value_size(old[name])
+        if name in new:
+            size += utf8_len(name) + value_size(new[name])
+    return size
 
 
 def written_paths(update: Update) -> tuple[Path, ...]:

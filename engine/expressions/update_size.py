@@ -36,6 +36,11 @@ def too_large(update: Update, old: dict | None, key_names: tuple, old_size: int 
     """Whether DynamoDB refuses ``update`` of the stored item ``old`` (None: none) by its statement's size
     (``old_size``: its size, when the caller has it: then only what the update replaces is sized again)."""
     stored = old or {}
+    clauses = [action for action in update.actions if action.__class__ in (Set, Add)]
+    written = sum(utf8_len(action.path.name) + _operand_bytes(action.value, stored) for action in clauses)
+    overhead = STATEMENT_BYTES + CLAUSE_BYTES * len(clauses)
+    if old_size is not None and old_size + written <= limits.MAX_ITEM_BYTES - overhead:
+        return False  # (untouched ≤ the old size, and the ceiling is never under MAX − overhead)
     replaced = {action.path.name for action in update.actions
                 if action.__class__ in (Set, Remove) and action.path.is_top_level}
     if old_size is None:
@@ -44,9 +49,6 @@ def too_large(update: Update, old: dict | None, key_names: tuple, old_size: int 
     else:  # (an item's size is its attributes' names and values: what is not untouched comes off it)
         untouched = old_size - sum(utf8_len(name) + value_size(stored[name]) for name in replaced.union(key_names)
                                    if name in stored)
-    clauses = [action for action in update.actions if action.__class__ in (Set, Add)]
-    written = sum(utf8_len(action.path.name) + _operand_bytes(action.value, stored) for action in clauses)
-    overhead = STATEMENT_BYTES + CLAUSE_BYTES * len(clauses)
     ceiling = min(limits.MAX_ITEM_BYTES, limits.MAX_ITEM_BYTES + untouched - overhead)
     return untouched + written > ceiling
 

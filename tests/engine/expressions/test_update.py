@@ -543,3 +543,31 @@ def test_one_shape_runs_with_each_request_s_values_and_threads_keep_theirs():
         thread.join()
     assert errors == []
     assert outcomes == {w: {"n": Decimal(w * 1000 + 199), "tags": [f"w{w}"]} for w in range(4)}
+
+
+@pytest.mark.parametrize("item, actions, expected", [pytest.param(*row[1:], id=row[0]) for row in UPDATES
+                                                     if not isinstance(row[3], Err)])
+def test_an_update_s_result_is_sized_from_what_it_touched(item, actions, expected):
+    from partiql.engine.expressions.update import updated_size
+    from partiql.engine.types import item_size
+
+    before = from_python(item)
+    after = apply_update(U(*actions), before)
+    assert updated_size(U(*actions), before, item_size(before), after) == item_size(after)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 409_600), st.integers(0, 409_600), st.sampled_from(["SET", "ADD", "REMOVE", "SET nested"]),
+       st.booleans())
+def test_the_statement_size_gate_answers_the_same_from_the_old_size(pad, value, kind, replaces):
+    """The gate's shortcut (the stored size, and a bound before sizing what the update replaces) decides as the
+    full sizing of the item does, around the 400 KB boundary (A9)."""
+    from partiql.engine.expressions.update_size import too_large
+    from partiql.engine.types import item_size
+
+    old = from_python({"pk": "k", "pad": "x" * pad, "other": "y" * 10})
+    target = P("pad") if replaces else P("b")
+    action = {"SET": lambda: Set(target, V("v" * value)), "ADD": lambda: Add(target, V({"s" * max(1, value)})),
+              "REMOVE": lambda: Remove(target), "SET nested": lambda: Set(P("m", "n"), V("v" * value))}[kind]()
+    update = U(action)
+    assert too_large(update, old, ("pk",), item_size(old)) == too_large(update, old, ("pk",))
