@@ -55,9 +55,9 @@ def _delay(engine, table):
     lifecycle = engine.realism.lifecycle if engine.realism is not None else None
     if lifecycle is None or not (lifecycle.ttl or lifecycle.ttl_lag):
         return None
-    names, clock = table.spec.key.names, engine.clock()
+    clock = engine.clock()
 
     def delay(item: dict) -> float:
-        late = lifecycle.ttl_delay(table.name, tuple(repr(item.get(name)) for name in names), clock)
+        late = lifecycle.ttl_delay(table, item, clock)
         return float("inf") if late is None else late  # (ENABLING: nothing expires yet)
     return delay

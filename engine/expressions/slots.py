@@ -4,10 +4,10 @@ A request's update is built from its cached parse as a model holding its values 
 the size gate, ReturnValues and the key checks read. Compiling that model into steps afresh for every
 request cost a quarter of an UpdateItem (the steps of a new model: closures, path getters, their caches
 churning), so the steps are compiled once per shape — the expression's text and the names it is given —
-from the same model built with ``Slot`` s in place of values, and a request binds its values around the
-run: ``bound(values)``. A slot's operand reads the values bound in this thread (the engine's writes run
-in their caller's thread, one at a time per engine; a thread of its own per binding keeps two engines'
-writes apart).
+from the same model built with ``Slot`` s in place of values, and ``update.apply_update`` binds a
+request's values (``Program.values``) to ``BOUND`` around the run. A slot's operand reads the values bound
+in this thread (the engine's writes run in their caller's thread, one at a time per engine; a binding of
+each thread's own keeps two engines' writes apart).
 """
 
 from __future__ import annotations

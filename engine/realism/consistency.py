@@ -38,7 +38,7 @@ class Consistency:
             current = mutation.new if mutation.new is not None else mutation.old
             if current is None:
                 continue
-            key = (mutation.table.name, _key(mutation.table.spec.key, current.item))
+            key = (mutation.table.name, key_of(mutation.table.spec.key, current.item))
             before = self.recent.get(key)
             # (a second write in the window keeps the first one's earlier item: a lagging replica may hold it)
             previous = before[1] if before is not None and now - before[0] < self._horizon() else (
@@ -56,11 +56,11 @@ class Consistency:
         lag = self.index_lag.get(index, self.gsi_lag) if index is not None else self.window
         out, swapped = [], 0
         for item in items:
-            found = self.recent.get((table.name, _key(table.spec.key, item)))
+            found = self.recent.get((table.name, key_of(table.spec.key, item)))
             if found is not None and now - found[0] < lag and (index is not None or rng.random() < self.stale):
                 swapped += 1
                 earlier = found[1]
-                if earlier is not None and (spec is None or _key(spec.key, earlier) == _key(spec.key, item)):
+                if earlier is not None and (spec is None or key_of(spec.key, earlier) == key_of(spec.key, item)):
                     out.append(earlier)
                 continue
             out.append(item)
@@ -70,7 +70,7 @@ class Consistency:
     def missing(self, table, key: dict, now: float, rng) -> dict | None:
         """The item a point read of ``key`` did not find as a lagging replica may still hold it (deleted in the
         window), or None."""
-        found = self.recent.get((table.name, _key(table.spec.key, key)))
+        found = self.recent.get((table.name, key_of(table.spec.key, key)))
         if found is None or found[1] is None or now - found[0] >= self.window or rng.random() >= self.stale:
             return None
         self.served += 1
@@ -85,5 +85,6 @@ class Consistency:
             del self.recent[key]
 
 
-def _key(spec_key, item: dict) -> tuple:
+def key_of(spec_key, item: dict) -> tuple:
+    """An item's key values under ``spec_key`` (a table's or an index's), comparable across versions."""
     return tuple(repr(item.get(name)) for name in spec_key.hash_names + spec_key.range_names)

@@ -32,6 +32,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from ..errors import ResourceInUseException, ResourceNotFoundException, ValidationException
+from .consistency import key_of
 from .faults import plain
 
 NOT_FOUND = "Requested resource not found"
@@ -134,13 +135,14 @@ class Lifecycle:
             description.clear()
             description.update(TimeToLiveStatus=TTL_PASSING[enabled], AttributeName=attribute)
 
-    def ttl_delay(self, table: str, key: tuple, now: float) -> float | None:
-        """How long after its expiry the TTL sweep deletes an item of ``table`` (its key values' reprs); None
-        while the table's TTL is still ENABLING (nothing expires yet)."""
-        done, enabled, _ = self.ttls.get(table, (0.0, None, None))
+    def ttl_delay(self, table, item: dict, now: float) -> float | None:
+        """How long after its expiry the TTL sweep deletes ``item`` of ``table``; None while the table's TTL is
+        still ENABLING (nothing expires yet)."""
+        done, enabled, _ = self.ttls.get(table.name, (0.0, None, None))
         if enabled and now < done:
             return None
         if not self.ttl_lag:
             return 0.0
-        digest = hashlib.blake2b(repr((self.seed, table, key)).encode(), digest_size=8).digest()
+        digest = hashlib.blake2b(repr((self.seed, table.name, key_of(table.spec.key, item))).encode(),
+                                 digest_size=8).digest()
         return self.ttl_lag * int.from_bytes(digest, "big") / 2 ** 64

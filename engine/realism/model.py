@@ -11,6 +11,7 @@ from ..errors import CancellationReason, TransactionCanceledException, Transacti
 from ..requests.descriptions import list_tables_page
 from . import waits
 from .conflicts import EXCEPTION_MESSAGE, REASON_MESSAGE
+from .consistency import key_of
 from .faults import ERRORS, READS, Place, Rule, plain, table_names
 
 STALE_READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem"})  # (TransactGetItems: always consistent)
@@ -104,10 +105,9 @@ class Realism:
                  swapped: int) -> tuple:
         """A point read's keys it did not find, as a lagging replica may still hold them (deleted just now)."""
         table = engine.table(name)
-        names = table.spec.key.names
-        there = {tuple(repr(item.get(n)) for n in names) for item in found}
+        there = {key_of(table.spec.key, item) for item in found}
         again = [self.consistency.missing(table, key, engine.clock(), self.rng) for key in keys
-                 if tuple(repr(key.get(n)) for n in names) not in there]
+                 if key_of(table.spec.key, key) not in there]
         again = [item for item in again if item is not None]
         if again:
             self._log(engine, operation, [name], f"{len(again)} deleted item{'' if len(again) == 1 else 's'} "
