@@ -66,7 +66,6 @@ class Replay:
         self.copy: Copy | None = None
         self.candidate: Copy | None = None
         self.throttled_at = -math.inf  # the last replayed second with a throttle or a failure
-        self.retrying = any(pattern.retry is not None for pattern in self.patterns)
         self.pending: list = []  # retries due in a later second: (when, pattern, order, (params, attempt))
         self.order = itertools.count()
 
@@ -108,14 +107,7 @@ class Replay:
         rngs = self.rngs if not self.per_second else [random.Random(f"{self.seed}/{n}/{second}")
                                                       for n in range(len(self.patterns))]
         consumed = [stats.consumed for stats in self.stats]
-        if self.retrying:
-            self._with_retries(second, sends, rngs)
-        else:
-            for at, n in heapq.merge(*[[(at, n) for at in times] for n, times in enumerate(sends)]):
-                self.clock.set(at)
-                self.now = at
-                self.send(self.db, self.patterns[n], rngs[n], at, self.stats[n].seconds[second], self.stats[n])
-                self.requests += 1
+        self._send_all(second, sends, rngs)
         rows = [stats.seconds[second] for stats in self.stats]
         if any(row[THROTTLED] or row[FAILED] for row in rows):
             self.throttled_at = second
@@ -123,7 +115,7 @@ class Replay:
             self.candidate = Copy(second, [len(times) for times in sends],
                                   [stats.consumed - before for stats, before in zip(self.stats, consumed)])
 
-    def _with_retries(self, second: int, sends: list, rngs: list) -> None:
+    def _send_all(self, second: int, sends: list, rngs: list) -> None:
         """The second's requests and the retries due in it, in time order (ties: pattern order, then first sent);
         a retry due after the second waits in ``pending``."""
         end = second + 1
