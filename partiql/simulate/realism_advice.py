@@ -3,7 +3,8 @@ conflicts, injected faults, and what its clients' retries did about them."""
 
 from __future__ import annotations
 
-CONFLICTS = ("TransactionConflict", "TransactionConflictException")
+from .retries import CONFLICTS
+
 # faults an SDK retries (item-api §9: throttles and 5xx)
 RETRYABLE = ("InternalServerError", "ThrottlingException", "ProvisionedThroughputExceededException")
 
@@ -43,8 +44,13 @@ def _stale(pattern: dict) -> str | None:
             "the write's response (ReturnValues) instead of reading it back")
 
 
+def conflicts_met(pattern: dict) -> int:
+    """A pattern's requests that met a transaction holding their item (either of DynamoDB's two answers)."""
+    return sum(pattern["errors"].get(code, 0) for code in CONFLICTS)
+
+
 def _conflicts(pattern: dict) -> str | None:
-    met = sum(pattern["errors"].get(code, 0) for code in CONFLICTS)
+    met = conflicts_met(pattern)
     if not met:
         return None
     return (f"{pattern['name']}: {met:,} requests ({met / pattern['requested']:.1%}) met a transaction holding the "

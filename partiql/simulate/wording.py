@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .cost_advice import MODE_NAMES
 from .prices import CLASS_NAMES
+from .realism_advice import conflicts_met
 
 
 def scaling_lines(found: dict) -> list:
@@ -87,8 +88,7 @@ def verdict(found: dict) -> str:
     retried = sum(p.get("retried", 0) for p in found["patterns"])
     if retried:
         said.append(f"Clients sent {retried:,} retries.")
-    conflicts = sum(p["errors"].get(code, 0) for p in found["patterns"]
-                    for code in ("TransactionConflict", "TransactionConflictException"))
+    conflicts = sum(conflicts_met(p) for p in found["patterns"])
     if conflicts:
         said.append(f"{conflicts:,} requests met a transaction holding their item (TransactionConflict).")
     stale = sum(p.get("stale", 0) for p in found["patterns"])
