@@ -203,14 +203,15 @@ def check_key_value(name: str, value, expected: str) -> None:
     raise ValidationException(f"Key attribute's data type should match its data type in table's schema: Key {name}")
 
 
-def _value(operand, params):
+def bound_value(operand, params):
+    """A key condition's operand with the statement's parameters bound: a ``?`` 's value, or the literal's."""
     return params[operand.index] if isinstance(operand, Param) else operand.value
 
 
 def check_key_types(analysis: Analysis, key: KeySchema, params) -> None:
     """Every key condition's value must have the key's type (also in Scan plans, §3.1 step 6)."""
     for name, operand in analysis.typed:
-        check_key_value(name, _value(operand, params), key.types[name])
+        check_key_value(name, bound_value(operand, params), key.types[name])
 
 
 def reads(analysis: Analysis, key: KeySchema, params) -> tuple[list[KeyRead], bool]:
@@ -226,12 +227,12 @@ def reads(analysis: Analysis, key: KeySchema, params) -> tuple[list[KeyRead], bo
         raise ValidationException(TOO_MANY)
     bound = []
     for branch in analysis.branches:
-        values = [_value(operand, params) for operand in branch.hash_operands]
+        values = [bound_value(operand, params) for operand in branch.hash_operands]
         if any(not values_equal(values[0], other) for other in values[1:]):
             continue
         sort = None
         if branch.sort is not None:
-            sort = (branch.sort[0], *(_value(o, params) for o in branch.sort[1:]))
+            sort = (branch.sort[0], *(bound_value(o, params) for o in branch.sort[1:]))
         residual = m.conjunction(bind(branch.residual, params))
         bound.append((KeyRead(values[0], sort, residual), branch.loose_sort))
     if _any_overlap([read for read, _ in bound]):

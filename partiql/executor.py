@@ -120,6 +120,16 @@ def shaper(projection):
     return _shaper(project, projection)
 
 
+def projected_paths(template: SelectTemplate) -> tuple | None:
+    """The paths a SELECT projects (None: ``*``), as its DynamoDB requests name them."""
+    return None if template.projection is None else tuple(path for _, path in template.projection)
+
+
+def point_estimate(reads: int) -> str:
+    """EXPLAIN's capacity estimate of ``reads`` point reads."""
+    return f"{reads} point read(s): R(item size) each, 0.5 RCU per item up to 4 KB (eventual)"
+
+
 MULTI_HASH_ORDER = ("Must have hash key in ORDER BY clause when more than one hash key condition specified in "
                     "WHERE clause.")
 
@@ -186,7 +196,7 @@ class Executor:
         _check_late(template, key_reads)
         if consistent and template.index is not None and template.index.is_global:
             raise ValidationException("Strongly consistent read is not supported on Global Secondary Indexes")
-        projection = None if template.projection is None else tuple(path for _, path in template.projection)
+        projection = projected_paths(template)
         if template.analysis.scan:
             return [p.Scan(template.table, template.index_name, _bound(template.where, params), projection,
                            consistent)], True
@@ -278,7 +288,7 @@ class Executor:
             return (f"full scan: reads every item ({size:,} bytes now) — about "
                     f"{read_units(size):g} RCU eventually consistent, paged at 1 MB")
         if ops and isinstance(ops[0], p.GetItem):
-            return f"{len(ops)} point read(s): R(item size) each, 0.5 RCU per item up to 4 KB (eventual)"
+            return point_estimate(len(ops))
         return f"{len(ops)} Query(s): R(Σ evaluated item bytes) each, at least 0.5 RCU"
 
     # ---------------------------------------------------------------- writes

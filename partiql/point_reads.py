@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import plan as p
-from .access import check_key_types
-from .conditions import Param
+from .access import bound_value, check_key_types
+from .executor import point_estimate, projected_paths, shaper
 from .result import ConsumedCapacity, PlanSummary, Result
 
-ESTIMATE = "1 point read(s): R(item size) each, 0.5 RCU per item up to 4 KB (eventual)"
+ESTIMATE = point_estimate(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +37,12 @@ class PointRead:
         """The read's Result, as ``Executor.select`` gives it."""
         template = self.template
         check_key_types(template.analysis, template.key, params)
-        hash_value = _value(self.hash_operand, params)
+        hash_value = bound_value(self.hash_operand, params)
         values = {self.hash_name: hash_value}
         if self.range_name is None:
             record, consumed = engine.get(template.table, (hash_value, None), consistent)
         else:
-            sort_value = values[self.range_name] = _value(self.range_operand, params)
+            sort_value = values[self.range_name] = bound_value(self.range_operand, params)
             record, consumed = engine.get(template.table, (hash_value, sort_value), consistent)
         items = [] if record is None else [self.shape(record)]
         summary = PlanSummary("GetItem", template.table, None, False,
@@ -50,8 +50,8 @@ class PointRead:
         return Result(items, len(items), 1, None, ConsumedCapacity.of([consumed]), summary)
 
 
-def point_read(template, shaper) -> PointRead | None:
-    """``template`` 's point read, or None when it is anything else (``shaper``: the executor's)."""
+def point_read(template) -> PointRead | None:
+    """``template`` 's point read, or None when it is anything else."""
     analysis, key = template.analysis, template.key
     if (analysis.scan or analysis.too_many or len(analysis.branches) != 1 or template.index is not None
             or template.deferred or template.ordered or template.order or template.reach_back):
@@ -67,10 +67,5 @@ def point_read(template, shaper) -> PointRead | None:
         return None
     else:
         range_operand = branch.sort[1]
-    projection = None if template.projection is None else tuple(path for _, path in template.projection)
     return PointRead(template, key.hash_name, branch.hash_operands[0], key.range_name, range_operand,
-                     shaper(template.projection), projection)
-
-
-def _value(operand, params):
-    return params[operand.index] if isinstance(operand, Param) else operand.value
+                     shaper(template.projection), projected_paths(template))

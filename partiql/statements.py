@@ -86,7 +86,7 @@ class StatementRunner:
                 raise ValidationException(PARAMETER_MISMATCH)
             with self.engine.lock:  # why: the catalog must not change under the planner; the cache is shared
                 template = plan(stmt, self.engine.tables)
-                point = point_read(template, shaper) if type(template) is SelectTemplate else None
+                point = point_read(template) if type(template) is SelectTemplate else None
                 found = self._plans[key] = (template, count, point)
                 if len(self._plans) > PLAN_CACHE_SIZE:
                     self._plans.popitem(last=False)

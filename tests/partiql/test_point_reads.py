@@ -13,7 +13,6 @@ from hypothesis import given, settings, strategies as st
 import partiql
 from partiql.engine.errors import DynamoDBError
 from partiql.point_reads import point_read
-from partiql.executor import shaper
 
 KEYS = {"S": st.text(alphabet="abc", min_size=1, max_size=3), "N": st.integers(0, 5),
         "B": st.binary(min_size=1, max_size=2)}
@@ -72,7 +71,7 @@ def test_the_point_lane_answers_as_the_general_path(types, data):
     statement = f"SELECT {projection} FROM Points WHERE {' AND '.join(where)}"
     lane, general = _both(db, statement, params, data.draw(st.booleans()))
     assert lane == general
-    assert point_read(db.runner.template(statement, partiql.api._python_params(params), True), shaper) is not None
+    assert point_read(db.runner.template(statement, partiql.api._python_params(params), True)) is not None
 
 
 @pytest.mark.parametrize("statement, lane", [
@@ -90,7 +89,7 @@ def test_the_point_lane_answers_as_the_general_path(types, data):
 def test_only_reads_of_one_item_by_its_whole_key_take_the_lane(statement, lane):
     db = _db("S", "N")
     params = partiql.api._python_params(["a", Decimal(1), "b", Decimal(2)])
-    assert (point_read(db.runner.template(statement, params, True), shaper) is not None) == lane
+    assert (point_read(db.runner.template(statement, params, True)) is not None) == lane
 
 
 def test_the_lane_keeps_report_mode_warnings_and_realism_takes_the_general_path():
