@@ -30,10 +30,9 @@ from __future__ import annotations
 import argparse
 import itertools
 from operator import attrgetter
-import statistics
 import tracemalloc
 
-from _support import reference_speed, timed_range  # (must precede the partiql import)
+from _support import paired, reference_speed  # (must precede the partiql import)
 from decimal import Decimal
 
 from partiql.engine import Engine
@@ -165,26 +164,13 @@ def bench(size: int, runs: int, modes: list[str]) -> tuple[dict, dict]:
         results[mode].append(("memory per item", memory))
     tables = {mode: operations(engine, size) for mode, engine in engines.items()}
     costs: dict = {mode: {} for mode in modes if mode != "off"} if "off" in modes else {}
+    order = sorted(modes, key=lambda mode: mode != "off")  # ("off" first: the ratios are to it)
     for row, (name, _, count, unit) in enumerate(tables[modes[0]]):
-        samples: dict = {mode: [] for mode in modes}
-        ratios: dict = {mode: [] for mode in costs}
-        step = max(1, count // SLICES)
-        for _ in range(runs):
-            totals = dict.fromkeys(modes, 0.0)
-            for turn, start in enumerate(range(0, count, step)):
-                times = {}
-                for mode in modes[turn % len(modes):] + modes[:turn % len(modes)]:
-                    times[mode] = timed_range(tables[mode][row][1], start, min(count, start + step))
-                    totals[mode] += times[mode]
-                for mode in costs:
-                    ratios[mode].append(times[mode] / times["off"])
-            for mode in modes:
-                samples[mode].append(totals[mode] / count)
+        timed = paired({mode: tables[mode][row][1] for mode in order}, count, runs, SLICES)
         for mode in modes:
-            seconds = statistics.median(samples[mode])
-            results[mode].insert(-1, (name, (10_000 if unit == "items" else 1) / seconds))
+            results[mode].insert(-1, (name, (10_000 if unit == "items" else 1) / timed[mode][0]))
         for mode in costs:
-            costs[mode][name] = statistics.median(ratios[mode]) - 1
+            costs[mode][name] = timed[mode][1] - 1
     return results, costs
 
 
