@@ -95,24 +95,30 @@ def outcome(run):
         return error.code, error.message
 
 
-@pytest.mark.parametrize("operation", OPERATIONS)
+# every operation's in-process shape, and the item operations' wire shapes (issue 34 point 4)
+SHAPED = ([pytest.param(shapes.SHAPES, operation, id=operation) for operation in OPERATIONS]
+          + [pytest.param(shapes.WIRE_SHAPES, operation, id=f"wire-{operation}")
+             for operation in sorted(shapes.WIRE_SHAPES)])
+
+
+@pytest.mark.parametrize("table, operation", SHAPED)
 @settings(max_examples=250, deadline=None)
 @given(data=st.data())
-def test_accepted_requests_are_left_unchanged_and_valid(operation, data):
-    request = data.draw(requests(operation))
-    shape = shapes.SHAPES[operation]
+def test_accepted_requests_are_left_unchanged_and_valid(table, operation, data):
+    request = data.draw(requests(operation, table))
+    shape = table[operation]
     if acceptor(shape)(request):
         assert check_types(request, shape) == request
         assert violations(request, shape) == []
 
 
-@pytest.mark.parametrize("operation", OPERATIONS)
+@pytest.mark.parametrize("table, operation", SHAPED)
 @settings(max_examples=100, deadline=None)
 @given(data=st.data())
-def test_fast_and_interpreted_envelopes_agree(operation, data):
-    request = data.draw(requests(operation))
-    assert outcome(lambda: shapes.check_envelope(operation, request)) == \
-        outcome(lambda: shapes.interpreted_envelope(operation, request))
+def test_fast_and_interpreted_envelopes_agree(table, operation, data):
+    request = data.draw(requests(operation, table))
+    assert outcome(lambda: shapes.check_envelope(operation, request, table)) == \
+        outcome(lambda: shapes.interpreted_envelope(operation, request, table))
 
 
 KEY = {"pk": "p", "sk": Decimal(1)}
@@ -149,11 +155,6 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("operation,request_,accepted", ROWS)
-def test_fast_predicate_rows(operation, request_, accepted):
-    assert bool(acceptor(shapes.SHAPES[operation])(request_)) is accepted
-    assert outcome(lambda: shapes.check_envelope(operation, request_)) == \
-        outcome(lambda: shapes.interpreted_envelope(operation, request_))
 
 
 # ------------------------------------------------------ the fast fault finder
@@ -176,29 +177,6 @@ def test_fault_finder_agrees_with_the_ordered_walk(operation, data):
         assert faulty(request, shape) == bool(violations(request, shape))
 
 
-WIRE_OPERATIONS = sorted(shapes.WIRE_SHAPES)
-
-
-@pytest.mark.parametrize("operation", WIRE_OPERATIONS)
-@settings(max_examples=150, deadline=None)
-@given(data=st.data())
-def test_wire_requests_accepted_are_left_unchanged_and_valid(operation, data):
-    request = data.draw(requests(operation, shapes.WIRE_SHAPES))
-    shape = shapes.WIRE_SHAPES[operation]
-    if acceptor(shape)(request):
-        assert check_types(request, shape) == request
-        assert violations(request, shape) == []
-
-
-@pytest.mark.parametrize("operation", WIRE_OPERATIONS)
-@settings(max_examples=100, deadline=None)
-@given(data=st.data())
-def test_fast_and_interpreted_wire_envelopes_agree(operation, data):
-    request = data.draw(requests(operation, shapes.WIRE_SHAPES))
-    assert outcome(lambda: shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)) == \
-        outcome(lambda: shapes.interpreted_envelope(operation, request, shapes.WIRE_SHAPES))
-
-
 def _deep(levels: int) -> dict:
     value = {"S": "x"}
     for _ in range(levels):
@@ -219,8 +197,9 @@ WIRE_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("operation,request_,accepted", WIRE_ROWS)
-def test_wire_fast_predicate_rows(operation, request_, accepted):
-    assert bool(acceptor(shapes.WIRE_SHAPES[operation])(request_)) is accepted
-    assert outcome(lambda: shapes.check_envelope(operation, request_, shapes.WIRE_SHAPES)) == \
-        outcome(lambda: shapes.interpreted_envelope(operation, request_, shapes.WIRE_SHAPES))
+@pytest.mark.parametrize("table,operation,request_,accepted",
+                         [(shapes.SHAPES, *row) for row in ROWS] + [(shapes.WIRE_SHAPES, *row) for row in WIRE_ROWS])
+def test_fast_predicate_rows(table, operation, request_, accepted):
+    assert bool(acceptor(table[operation])(request_)) is accepted
+    assert outcome(lambda: shapes.check_envelope(operation, request_, table)) == \
+        outcome(lambda: shapes.interpreted_envelope(operation, request_, table))
