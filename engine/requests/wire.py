@@ -33,7 +33,7 @@ def wire_call(engine, operation: str, request) -> dict:
     request = shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)
     request = _SPELLING.get(operation, _as_is)(request)
     request = _engine_values(operation, request)
-    with converted_at_once():
+    with converted_at_once(), shapes.enveloped(operation):
         response = OPERATIONS.call(engine, operation, request)
     return convert(response, to_wire)
 

@@ -82,10 +82,15 @@ class Handler:
 def answer(status: int, response, content_type: str) -> tuple[int, list, bytes]:
     """(status, headers, body) of an answer: ``response`` as JSON, with a request id and the CRC-32 of the body.
     An operation with an empty output answers an empty body, not {} (item-api §1.2): ``response`` None."""
-    body = b"" if response is None else json.dumps(response, separators=(",", ":")).encode()
+    body = b"" if response is None else _encode(response).encode()
     headers = [("content-type", content_type), ("content-length", str(len(body))),
                ("x-amzn-requestid", request_id()), ("x-amz-crc32", str(zlib.crc32(body)))]
     return status, headers, body
+
+
+# One encoder for every answer (json.dumps builds one per call when given separators); an answer is a tree of
+# dicts, lists and text the handler just built, never circular.
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 def _content_type(headers: dict) -> str:

@@ -38,8 +38,9 @@ VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
     st.dictionaries(st.sampled_from(["S", "N"]), inner, max_size=1)), max_leaves=6)
 
 
-def near(shape: dict):
-    """Values for a member of ``shape``: mostly valid, often just outside a constraint, sometimes anything."""
+def near(shape: dict, noise: bool = True):
+    """Values for a member of ``shape``: mostly valid, often just outside a constraint, sometimes anything
+    (without ``noise``: of the member's type, structures built member by member)."""
     kind = shape["type"]
     if kind == "String":
         valid = st.sampled_from(shape["enum"]) if "enum" in shape else st.sampled_from(
@@ -49,16 +50,26 @@ def near(shape: dict):
     elif kind == "Boolean":
         valid = st.booleans()
     elif kind == "List":
-        valid = st.lists(near(shape["member"]), max_size=3)
+        valid = st.lists(near(shape["member"], noise), max_size=3)
     elif kind == "Map":
-        valid = st.dictionaries(st.sampled_from(["pk", ":p", "#n", "", "x"]), near(shape["value"]), max_size=3)
+        valid = st.dictionaries(st.sampled_from(["pk", ":p", "#n", "", "x", "bench"]), near(shape["value"], noise),
+                                max_size=3)
     elif kind == "Value":
         valid = st.sampled_from(["p", Decimal(1), b"\x01", True, None, ["a"], {"m": Decimal(2)}, {"a", "b"}])
     elif kind == "Structure" and shape.get("name") == "AttributeValue":
         valid = WIRE_VALUES
+    elif kind == "Structure" and not noise:
+        valid = st.deferred(lambda: members_of(shape["members"], noise))
     else:  # Structure, Blob
         valid = st.just({}) if kind == "Structure" else st.binary(max_size=3)
-    return st.one_of(*[valid] * 9, VALUES)
+    return st.one_of(*[valid] * 9, VALUES) if noise else valid
+
+
+@st.composite
+def members_of(draw, members: dict, noise: bool = True) -> dict:
+    names = [name for name in members  # each member present now and then, a required one nearly always
+             if draw(st.integers(0, 9)) < (9 if members[name].get("required") else 3)]
+    return {name: draw(near(members[name], noise)) for name in names}
 
 
 # wire attribute values (issue 34 point 4: the wire's fast predicate takes them): well-formed ones, and the
@@ -78,12 +89,9 @@ WIRE_VALUES = st.recursive(WIRE_SCALARS, lambda inner: st.one_of(
 
 
 @st.composite
-def requests(draw, operation: str, shaped: dict = shapes.SHAPES) -> dict:
-    members = shaped[operation]["members"]
-    names = [name for name in members  # each member present now and then, a required one nearly always
-             if draw(st.integers(0, 9)) < (9 if members[name].get("required") else 3)]
-    request = {name: draw(near(members[name])) for name in names}
-    if draw(st.integers(0, 9)) == 0:
+def requests(draw, operation: str, shaped: dict = shapes.SHAPES, noise: bool = True) -> dict:
+    request = draw(members_of(shaped[operation]["members"], noise))
+    if noise and draw(st.integers(0, 9)) == 0:
         request["Unknown"] = draw(VALUES)
     return request
 
@@ -203,3 +211,23 @@ def test_fast_predicate_rows(table, operation, request_, accepted):
     assert bool(acceptor(table[operation])(request_)) is accepted
     assert outcome(lambda: shapes.check_envelope(operation, request_, table)) == \
         outcome(lambda: shapes.interpreted_envelope(operation, request_, table))
+
+
+# ------------------------------------------- one envelope per wire request
+# ``wire_call`` runs the envelope on the wire request and then (``shapes.enveloped``) not again on its engine
+# values: sound only if every wire request the wire envelope passes, once converted, passes the in-process
+# envelope unchanged.
+
+@pytest.mark.parametrize("operation", sorted(shapes.WIRE_SHAPES))
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_a_request_the_wire_envelope_passes_passes_the_in_process_one(operation, data):
+    from partiql.engine.requests import wire
+
+    try:
+        drawn = data.draw(requests(operation, shapes.WIRE_SHAPES, noise=data.draw(st.booleans())))
+        checked = shapes.check_envelope(operation, drawn, shapes.WIRE_SHAPES)
+        converted = wire._engine_values(operation, wire._SPELLING.get(operation, wire._as_is)(checked))
+    except DynamoDBError:
+        return  # (refused before the in-process envelope would have run)
+    assert shapes.check_envelope(operation, converted) == converted
