@@ -22,6 +22,7 @@ DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Eve
 SUBCOMMANDS = (
     ("serve [DATABASE]", "serve DynamoDB's HTTP API to every SDK"),
     ("simulate WORKLOAD [DATABASE]", "replay a workload on a virtual clock"),
+    ("mcp [DATABASE]", "serve the tools to a coding agent (MCP, stdio)"),
     ("copy SOURCE DEST [TABLE…]", "copy tables and items between places"),
     ("model import|export …", "Workbench and MCP-server data models"),
     ("DATABASE import FILE TABLE", "import items (JSON lines, DDB JSON, CSV)"),
@@ -116,6 +117,10 @@ def main(argv: list | None = None) -> int:
         from .simulate import main as simulate
 
         return simulate(argv[1:])
+    if argv[:1] == ["mcp"]:  # partiql mcp [DATABASE] … (the MCP SDK loads only then)
+        from partiql.agent.cli import main as mcp
+
+        return mcp(argv[1:])
     if argv[:1] == ["model"]:  # partiql model import FILE … | export DATABASE …
         from .model import main as model
 

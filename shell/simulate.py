@@ -175,7 +175,7 @@ def _render(found: dict, outcome, elapsed: float) -> str:
             "requests/s)" + _aggregated(found) + (" -- interrupted" if found["interrupted"] else ""))
     lines = [head, "", found["verdict"], ""] + [line for line in [realism_line(found)] if line]
     for pattern in found["patterns"]:
-        lines += _pattern(pattern)
+        lines += pattern_lines(pattern)
     lines += [f"advice: {text}" for text in found["advice"]]
     for text, target in zip(scaling_lines(found), found.get("autoscaling", [])):
         lines += [text, _utilization(target)]
@@ -210,7 +210,9 @@ def _aggregated(found: dict) -> str:
             "replayed request by request, --exact for all)")
 
 
-def _pattern(pattern: dict) -> list:
+def pattern_lines(pattern: dict) -> list:
+    """A pattern's lines of the report: what was requested and served, its access path, its throttles and
+    failures."""
     requested = pattern["requested"]
     share = f" ({pattern['served_share']:.0%})" if requested else ""
     lines = [f"{pattern['name']}: {requested:,} requested, {pattern['served']:,} served{share}, "
