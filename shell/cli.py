@@ -22,7 +22,7 @@ DESCRIPTION = ("An interactive PartiQL shell over a faithful local DynamoDB. Eve
 SUBCOMMANDS = (
     ("serve [DATABASE]", "serve DynamoDB's HTTP API to every SDK"),
     ("simulate WORKLOAD [DATABASE]", "replay a workload on a virtual clock"),
-    ("mcp [DATABASE]", "serve the tools to a coding agent (MCP, stdio)"),
+    ("mcp [DATABASE]", "tools for coding agents (MCP over stdio)"),
     ("copy SOURCE DEST [TABLE…]", "copy tables and items between places"),
     ("model import|export …", "Workbench and MCP-server data models"),
     ("DATABASE import FILE TABLE", "import items (JSON lines, DDB JSON, CSV)"),

@@ -97,27 +97,33 @@ def simulate(desk, arguments: dict) -> Answer:
     return Answer("\n".join(lines), plain(dict(found, undeclared_scans=unmeant)))
 
 
-@tool("compare_designs", f"Run the same workload against 2 to {MAX_DESIGNS} table designs (each a list of CREATE "
-      "TABLE statements replacing the workload's tables) and compare them: requests served, throttles and why, "
+@tool("compare_designs", f"Run the same workload against 2 to {MAX_DESIGNS} designs (each its CREATE TABLE "
+      "statements, and changes to the workload's patterns: a sharded key's statement or params) and compare them: requests served, throttles and why, "
       "capacity, cost per million requests and a month.",
       {"workload": WORKLOAD, "path": PATH,
        "designs": {"type": "array", "minItems": 2, "maxItems": MAX_DESIGNS, "items": {
            "type": "object", "properties": {
                "name": {"type": "string", "minLength": 1},
                "tables": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1},
-                          "description": "CREATE TABLE statements"}},
-           "required": ["name", "tables"], "additionalProperties": False}},
+                          "description": "CREATE TABLE statements (default: the workload's)"},
+               "pattern": {"type": "array", "items": {"type": "object"}, "description": "changes to the "
+                           "workload's patterns, by name: statement, params, rate, all_pages, limit (as a "
+                           "workload's [[design.pattern]])"}},
+           "required": ["name"], "additionalProperties": False}},
        **RUN}, ("designs",))
 def compare_designs(desk, arguments: dict) -> Answer:
     from partiql.shell.simulate import render_comparison
-    from partiql.simulate import Design, compare, comparison
+    from partiql.simulate import compare, comparison
+    from partiql.simulate.workload import parse_design
 
     names = [design["name"] for design in arguments["designs"]]
     if len(set(names)) < len(names):
         raise ToolError(f"compare_designs: two designs are named {next(n for n in names if names.count(n) > 1)!r}; "
                         "each needs a name of its own")
     workload = _simulated(lambda: _workload(arguments, "compare_designs"))
-    designs = [Design(design["name"], list(design["tables"])) for design in arguments["designs"]]
+    names = [pattern.name for pattern in workload.patterns]
+    designs = _simulated(lambda: [parse_design(design, f"designs[{n}]", names)
+                                  for n, design in enumerate(arguments["designs"])])
     outcomes = _simulated(lambda: compare(workload, designs, **_run_options(arguments)))
     found = comparison(outcomes)
     lines = [render_comparison(found)]

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from partiql.engine.errors import DynamoDBError
 
-from . import tools  # noqa: F401,I001 - registers the catalog and statement tools (listed first)
-from . import design_tools  # noqa: F401 - registers heat, simulate and compare_designs
+from . import tools  # (first: the catalog and statement tools are listed first)
+from . import design_tools
 from .answers import Answer, ToolError, capped, error_words
 from .arguments import check
 from .registry import TOOLS
+
+REGISTERING = (tools, design_tools)  # imported for the tools they register, in the order they are listed
 
 READS = ("SELECT", "EXPLAIN", "DESCRIBE", "SHOW")  # what a read-only server runs
 
@@ -57,5 +59,5 @@ class Desk:
         for text in statements:
             word = text.split(None, 1)[0].upper() if text.strip() else ""
             if word not in READS:
-                raise ToolError(f"this server is read-only (partiql mcp --read-only): only {', '.join(READS)} "
-                                f"statements run, not {word or 'an empty statement'}")
+                raise ToolError(f"execute: this server is read-only (partiql mcp --read-only): only "
+                                f"{', '.join(READS)} statements run, not {word or 'an empty statement'}")

@@ -179,7 +179,7 @@ def parse(text: str, source: str = "<workload>", folder=None, patterns_needed: b
     designs = document.get("design", [])
     if not isinstance(designs, list):
         raise WorkloadError(f"{source}: design takes [[design]] tables (name, tables, [[design.pattern]])")
-    workload.designs = [_design(entry, f"{source}: design[{n}]", names) for n, entry in enumerate(designs)]
+    workload.designs = [parse_design(entry, f"{source}: design[{n}]", names) for n, entry in enumerate(designs)]
     if "prices" in document:
         workload.prices = _prices(document["prices"], f"{source}: prices")
     if "cost" in document:
@@ -230,7 +230,9 @@ def _scaling(entry, where: str) -> Scaling:
     return Scaling(entry["table"], entry.get("index"), entry["dimension"], policy)
 
 
-def _design(entry, where: str, patterns: list) -> Design:
+def parse_design(entry, where: str, patterns: list) -> Design:
+    """A ``[[design]]`` table (``name``, ``tables``, ``[[design.pattern]]`` changes to the ``patterns`` named),
+    checked; ``where`` names its place in errors."""
     _members(entry, where, required=("name",), optional=("tables", "pattern"))
     name, tables = entry["name"], entry.get("tables")
     if not isinstance(name, str) or not name:

@@ -135,10 +135,11 @@ def test_botocore_client_error_catches_ours_when_botocore_is_loaded_first():
     assert out.strip() == "ResourceNotFoundException"
 
 
-def test_importing_partiql_imports_no_boto3_prompt_toolkit_or_pygments():
+def test_importing_partiql_imports_no_boto3_prompt_toolkit_pygments_or_mcp():
     code = ("import sys, partiql\n"
             "db = partiql.connect(); db.execute('SHOW TABLES'); partiql.client(db)\n"
-            "print(sorted(m for m in ('boto3', 'botocore', 'prompt_toolkit', 'pygments') if m in sys.modules))")
+            "print(sorted(m for m in ('boto3', 'botocore', 'prompt_toolkit', 'pygments', 'mcp', 'partiql.agent')"
+            " if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -108,7 +108,8 @@ try:
     runpy.run_module("partiql.shell", run_name="__main__")
 except SystemExit:
     pass
-print(sorted({m.split(".")[0] for m in sys.modules} & {"prompt_toolkit", "pygments", "sqlite3"}), file=sys.stderr)
+print(sorted({m.split(".")[0] for m in sys.modules} & {"prompt_toolkit", "pygments", "sqlite3", "mcp"}
+             | {m for m in sys.modules if m.startswith("partiql.agent")}), file=sys.stderr)
 """
 
 
@@ -117,7 +118,7 @@ print(sorted({m.split(".")[0] for m in sys.modules} & {"prompt_toolkit", "pygmen
     (["-f", "{script}"], ""),
     ([], "SHOW TABLES;\n.help\n.tables\n"),
 ])
-def test_scripts_in_memory_never_import_prompt_toolkit_pygments_or_sqlite(tmp_path, args, stdin):
+def test_scripts_in_memory_never_import_prompt_toolkit_pygments_sqlite_or_mcp(tmp_path, args, stdin):
     script = tmp_path / "s.sql"
     script.write_text("SHOW TABLES;\nEXPLAIN SELECT * FROM Nope;\n.describe Nope\n")
     args = [a.format(script=script) for a in args]
@@ -152,15 +153,15 @@ def test_help_lists_every_subcommand_in_80_columns(capsys):
     text = capsys.readouterr().out
     assert max(len(line) for line in text.splitlines()) <= 80
     listed = {word for usage, _ in SUBCOMMANDS for word in usage.split()[:2]}
-    assert {"serve", "simulate", "copy", "import", "export", "check", "recover", "backup"} <= listed
+    assert {"serve", "simulate", "mcp", "copy", "import", "export", "check", "recover", "backup"} <= listed
     assert all(f"partiql {usage}" in text for usage, _ in SUBCOMMANDS)
-    for word in ("serve", "simulate", "copy", "check", "recover", "backup"):
+    for word in ("serve", "simulate", "mcp", "copy", "check", "recover", "backup"):
         with pytest.raises(SystemExit) as done:
             cli.main([word, "--help"])
         assert done.value.code == 0 and capsys.readouterr().out.startswith(f"usage: partiql {word}")
 
 
-@pytest.mark.parametrize("argv", [[], ["serve"], ["simulate"], ["copy"], ["check"], ["recover"], ["backup"],
+@pytest.mark.parametrize("argv", [[], ["serve"], ["simulate"], ["mcp"], ["copy"], ["check"], ["recover"], ["backup"],
                                   ["x.db", "import"], ["x.db", "export"]])
 def test_help_wraps_at_words_only(capsys, monkeypatch, argv):
     """Issue 38: at any width, wrapping moves whole words (``--into-existing`` is never ``--into-`` + ``existing``):
