@@ -9,6 +9,7 @@ scan policy is ``deny`` unless given (an agent's Scan of a production table cost
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from partiql.cli_help import WordWrap
@@ -49,9 +50,23 @@ def main(argv: list) -> int:
     except (OSError, ImportError, ValueError) as error:
         print(f"partiql mcp: {error}", file=sys.stderr)
         return 1
-    with db:
-        serve(Desk(db, read_only=args.read_only, scan=args.scan), partiql.__version__)
+    signal.signal(signal.SIGTERM, _terminate)
+    with db:  # (closed however the serving ends: the client closing stdin, Ctrl-C, SIGTERM)
+        try:
+            serve(Desk(db, read_only=args.read_only, scan=args.scan), partiql.__version__)
+        except KeyboardInterrupt:
+            return 130
+        except Terminated:
+            return 143
     return 0
+
+
+class Terminated(Exception):
+    """SIGTERM arrived: the serving stops and the database closes."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
 
 
 def _connect(partiql, args):
