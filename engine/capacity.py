@@ -42,7 +42,7 @@ class Arm:
 class Consumed:
     """Capacity one operation consumed on one table: the table arm and index arms."""
 
-    __slots__ = ("table_name", "table", "indexes", "transactional", "unattributed")
+    __slots__ = ("table_name", "table", "indexes", "transactional", "unattributed", "vectors")
 
     def __init__(self, table_name: str, transactional: bool = False):
         self.table_name = table_name
@@ -51,6 +51,13 @@ class Consumed:
         self.transactional = transactional
         # Units in CapacityUnits but in no arm: a batch's failed writes (spec §6.5).
         self.unattributed = 0.0
+        self.vectors: dict | None = None  # vector index -> VectorWriteRequestBytes (vector-search.md §6.3)
+
+    def vector_write(self, name: str, size: int) -> None:
+        """Bytes a write charged a vector index: apart from capacity units, shown under INDEXES only."""
+        if self.vectors is None:
+            self.vectors = {}
+        self.vectors[name] = self.vectors.get(name, 0) + size
 
     def as_unattributed(self) -> "Consumed":
         """These units as a batch reports a failed statement's: in the total, in no arm."""
@@ -73,6 +80,8 @@ class Consumed:
             mine = self.index(name, kind)
             mine.read += arm.read
             mine.write += arm.write
+        for name, size in (other.vectors or {}).items():
+            self.vector_write(name, size)
 
     @property
     def read_units(self) -> float:
@@ -99,6 +108,9 @@ class Consumed:
                 arms = {name: self._arm(arm) for name, (k, arm) in self.indexes.items() if k == kind}
                 if arms:
                     out[member] = arms
+            if self.vectors:
+                out["VectorIndexes"] = {name: {"VectorWriteRequestBytes": float(size)}
+                                        for name, size in self.vectors.items()}
         return out
 
     def _arm(self, arm: Arm) -> dict:

@@ -118,6 +118,44 @@ class IndexSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class VectorIndexSpec:
+    """A vector index (vector-search.md §2.1): the list attribute it reads as a vector of ``dimensions``
+    32-bit floats, its distance function, its projection, and its SearchSchema — at most one HASH
+    attribute ``(name, type)`` and the INLINE_FILTER attributes ``((name, type), …)``."""
+
+    name: str
+    attribute: str
+    dimensions: int
+    distance: str  # COSINE, EUCLIDEAN or DOT_PRODUCT
+    projection: Projection
+    hash: tuple | None = None
+    filters: tuple = ()
+    schema_order: tuple = ()  # the SearchSchema's attribute names as given (DescribeTable repeats them)
+
+    @property
+    def schema_names(self) -> tuple:
+        return ((self.hash[0],) if self.hash else ()) + tuple(name for name, _ in self.filters)
+
+    def held_names(self, table_key: KeySchema) -> frozenset | None:
+        """The attributes an entry holds (None: the whole item, ALL); the vector always (§5.4 rule 9)."""
+        if self.projection.type == "ALL":
+            return None
+        return (frozenset(table_key.names) | frozenset(self.schema_names) | {self.attribute}
+                | frozenset(self.projection.non_key_attributes))
+
+    def to_api(self, types: dict) -> dict:
+        out = {"IndexName": self.name, "VectorAttribute": {"AttributeName": self.attribute},
+               "Dimensions": self.dimensions, "DistanceFunction": self.distance,
+               "Projection": self.projection.to_api()}
+        if self.schema_order:
+            kinds = {name: "HASH" if self.hash and name == self.hash[0] else "INLINE_FILTER"
+                     for name in self.schema_order}
+            out["SearchSchema"] = [{"AttributeName": name, "SearchSchemaElementType": kinds[name]}
+                                   for name in self.schema_order]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class TableSpec:
     """Everything CreateTable fixes about a table (UpdateTable makes a new spec)."""
 
@@ -134,6 +172,7 @@ class TableSpec:
     warm: WarmThroughput | None = None  # WarmThroughput, when set (throughput.md §2, §4)
     # Contributor Insights enabled on the table ("") or an index: (name, mode, epoch seconds set)
     insights: tuple[tuple[str, str, float], ...] = ()
+    vectors: tuple[VectorIndexSpec, ...] = ()  # vector indexes, in creation order (vector-search.md)
 
     @property
     def billing_mode(self) -> str:
@@ -149,6 +188,12 @@ class TableSpec:
 
     def index(self, name: str) -> IndexSpec | None:
         for index in self.indexes:
+            if index.name == name:
+                return index
+        return None
+
+    def vector(self, name: str) -> VectorIndexSpec | None:
+        for index in self.vectors:
             if index.name == name:
                 return index
         return None

@@ -22,6 +22,7 @@ from .placement import key_hash
 from .partition import MAIN, Record, Store
 from .schema import IndexSpec, KeySchema, TableSpec
 from .types import NESTING, item_size, nesting_problem, type_of, values_equal
+from .vectors.maintenance import TableVectors
 
 ITEM_TOO_LARGE = "Item size has exceeded the maximum allowed size"
 BULK_PUTS = 1_000  # the engine commits a run of writes this long to one table with ``commit_all`` (an import)
@@ -56,6 +57,7 @@ class Mutation:
     old: Record | None
     new: Record | None  # None deletes the item
     changes: list | tuple = ()  # IndexChanges, one per index of the table
+    vector_changes: list | tuple = ()  # (vector index, entry before, entry after) (engine.vectors)
     consumed: Consumed | None = None
     # A deletion DynamoDB makes itself (TTL expiry): charged no capacity, and
     # its stream record carries the service's userIdentity.
@@ -99,6 +101,7 @@ class Table:
         self.gsi_stores = {index.name: self._gsi_store(index) for index in spec.gsis}
         self.collection_bytes: dict = {}  # pk -> bytes of items + LSI entries (tables with LSIs)
         self.throughput = None  # its throughput state (engine.throughput), made when first drawn on
+        self.vectors = TableVectors(self)  # its vector indexes' entries (engine.vectors)
 
     def set_spec(self, spec: TableSpec) -> None:
         """A new spec (CreateTable, UpdateTable, tags, TTL...), with what the write path asks of it
@@ -108,6 +111,7 @@ class Table:
         self.name = spec.name
         self.indexes = spec.indexes
         self.has_lsis = bool(spec.lsis)
+        self.has_vectors = bool(spec.vectors)
 
     def _gsi_store(self, index: IndexSpec) -> Store:
         throughput = index.throughput
@@ -165,7 +169,12 @@ class Table:
         for change in mutation.changes:
             if change.units:  # index arms are never doubled in transactions (spec §6.1)
                 consumed.index(change.index.name, change.index.kind).write += change.units
-        consumed.table.write += self._table_write_units(old, new) * (2 if transactional else 1)
+        if self.has_vectors:  # (a vector is billed at 4 bytes a dimension: vector-search.md §4.4)
+            units = write_units(max(self.vectors.billed(old), self.vectors.billed(new)))
+            self.vectors.prepare(mutation, consumed)
+        else:
+            units = self._table_write_units(old, new)
+        consumed.table.write += units * (2 if transactional else 1)
         return mutation
 
     def lookup(self, located: tuple) -> Record | None:
@@ -276,7 +285,7 @@ class Table:
             for mutation in mutations:
                 self.commit(mutation)
             return
-        if self.indexes:
+        if self.indexes or self.has_vectors:
             for mutation in mutations:
                 self._commit_entries(mutation)
 
@@ -284,6 +293,8 @@ class Table:
         """A committed item's index entries and collection size."""
         for change in mutation.changes:
             self._apply_index_change(change)
+        if mutation.vector_changes:
+            self.vectors.commit(mutation)
         if self.has_lsis:
             total = self.collection_bytes.get(mutation.pk, 0) + self._collection_delta(mutation)
             if total:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from partiql.engine.errors import ResourceNotFoundException, ValidationException
 from partiql.engine.expressions import model as m
 from partiql.engine.schema import IndexSpec, KeySchema
+from partiql.engine.vectors.messages import SCAN_REFUSED as VECTOR_INDEX_READ
 
 from . import ast, ast_walk, shell_ast
 from .access import Analysis, analyse
@@ -146,6 +147,8 @@ def _select(stmt: ast.Select, catalog) -> SelectTemplate:
     index = None
     if ref.index is not None:
         index = table.spec.index(ref.index)
+        if index is None and table.spec.vector(ref.index) is not None:  # (vector-search.md §8: recorded)
+            raise ValidationException(VECTOR_INDEX_READ)
         if index is None:
             raise ValidationException("The table does not have the specified index")
     key = table.spec.key if index is None else index.key

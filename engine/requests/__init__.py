@@ -25,6 +25,7 @@ ROUTES = {
     "DescribeLimits": "account", "DescribeContinuousBackups": "account",
     "UpdateContributorInsights": "insights", "DescribeContributorInsights": "insights",
     "ListContributorInsights": "insights",
+    "SearchVectors": "vector_search",
 }
 
 

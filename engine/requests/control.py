@@ -122,6 +122,27 @@ TAG = structure({
 # (§2.1 step 3), so the envelope only keeps the pattern.
 _CONTROL_TABLE_NAME = string(pattern=NAME_PATTERN)
 
+# Vector indexes (vector-search.md §2.1, §2.4): the members in the order of the spec's table.
+DISTANCE_FUNCTION = ("COSINE", "DOT_PRODUCT", "EUCLIDEAN")
+SEARCH_SCHEMA_ELEMENT_TYPE = ("HASH", "INLINE_FILTER")
+_VECTOR_INDEX_MEMBERS = {
+    "IndexName": INDEX_NAME,
+    "VectorAttribute": structure({"AttributeName": string(required=True, min_len=1, max_len=255)},
+                                 required=True, name="VectorAttribute"),
+    "Dimensions": long(required=True, min=1),
+    "DistanceFunction": string(required=True, enum=DISTANCE_FUNCTION),
+    "Projection": PROJECTION,
+    "SearchSchema": list_of(structure({
+        "AttributeName": string(required=True, max_len=65535),
+        "SearchSchemaElementType": string(required=True, enum=SEARCH_SCHEMA_ELEMENT_TYPE),
+    }, name="SearchSchemaElement"), min_len=1),
+}
+VECTOR_INDEX = structure(_VECTOR_INDEX_MEMBERS, name="VectorIndex")
+VECTOR_INDEX_UPDATE = structure({
+    "Create": structure(_VECTOR_INDEX_MEMBERS, name="CreateVectorIndexAction"),
+    "Delete": structure({"IndexName": INDEX_NAME}, name="DeleteVectorIndexAction"),
+}, name="VectorIndexUpdate")
+
 CREATE_TABLE = structure({
     "AttributeDefinitions": dict(ATTRIBUTE_DEFINITIONS, required=True),  # the service requires it
     # why: CreateTable reports a name's length in the envelope (recorded against
@@ -141,6 +162,7 @@ CREATE_TABLE = structure({
     "DeletionProtectionEnabled": boolean(),
     "OnDemandThroughput": ON_DEMAND_THROUGHPUT,
     "WarmThroughput": WARM_THROUGHPUT,
+    "VectorIndexes": list_of(VECTOR_INDEX),
 }, name="CreateTableInput")
 
 GLOBAL_SECONDARY_INDEX_UPDATE = structure({
@@ -168,6 +190,7 @@ UPDATE_TABLE = structure({
     "DeletionProtectionEnabled": boolean(),
     "OnDemandThroughput": ON_DEMAND_THROUGHPUT,
     "WarmThroughput": WARM_THROUGHPUT,
+    "VectorIndexUpdates": list_of(VECTOR_INDEX_UPDATE),
 }, name="UpdateTableInput")
 
 TABLE_NAME_ONLY = structure({"TableName": _CONTROL_TABLE_NAME}, name="DescribeTableInput")

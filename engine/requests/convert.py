@@ -44,7 +44,7 @@ def _table_maps(content, value_fn):
 VALUE_MEMBERS = {
     "Item": _map, "Key": _map, "ExclusiveStartKey": _map, "LastEvaluatedKey": _map,
     "ExpressionAttributeValues": _map, "Attributes": _map, "ItemCollectionKey": _map,
-    "Keys": _maps, "Items": _maps, "Parameters": _values, "Responses": _table_maps,
+    "Keys": _maps, "Items": _maps, "Parameters": _values, "Responses": _table_maps, "SearchVector": _values,
     # legacy conditions and updates (item-api §4)
     "Value": lambda content, value_fn: value_fn(content), "AttributeValueList": _values,
 }

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from .. import limits
 from ..schema import IndexSpec, KeySchema, OnDemandThroughput, Projection, TableSpec, Throughput, WarmThroughput
+from ..vectors import definitions as vectors
 from .control import (BOTH_CAPACITIES, CREATE_TABLE, INVALID, NEITHER_CAPACITY, ON_DEMAND, PROVISIONED,
                       STREAM_VIEW_TYPE_MISSING, STREAM_VIEW_TYPE_UNWANTED, control_request, defined_names,
                       first_problem, key_names, raise_first)
@@ -259,9 +260,14 @@ _create_gsis = _index_family(
     f"GlobalSecondaryIndex count exceeds the per-table limit of {limits.MAX_GSIS}")
 
 
+def _create_vectors(ctx):
+    return vectors.create_problem(ctx.request, ctx.mode == ON_DEMAND, [index["IndexName"] for index in ctx.indexes])
+
+
 def _create_definitions_used(ctx):
     defined, indexes = ctx.defined, ctx.indexes
     used = set(key_names(ctx.key_schema)).union(*(key_names(index["KeySchema"]) for index in indexes))
+    used |= vectors.schema_names(ctx.request)  # (a SearchSchema's attributes are used too: vector-search.md §2.2)
     if set(defined) <= used:
         return None
     if not indexes:
@@ -331,7 +337,7 @@ def warm_spec(member: dict | None, current: WarmThroughput | None = None) -> War
 CREATE_TABLE_CHECKS = (
     _create_billing, _create_throughput_bounds, _create_duplicate_definitions,
     _create_key_count, _create_key_form, _create_keys_defined,
-    _create_lsis, _create_gsis,
+    _create_lsis, _create_gsis, _create_vectors,
     _create_definitions_used, _create_projected_count, _create_stream, _create_on_demand,
 )
 
@@ -387,7 +393,8 @@ def create_table_spec(request: dict) -> TableSpec:
         indexes=indexes, stream_view_type=_stream_view_type(checked),
         deletion_protection=checked.get("DeletionProtectionEnabled", False),
         tags=tuple({tag["Key"]: tag["Value"] for tag in checked.get("Tags", ())}.items()),
-        on_demand=on_demand_spec(checked.get("OnDemandThroughput")), warm=warm_spec(checked.get("WarmThroughput")))
+        on_demand=on_demand_spec(checked.get("OnDemandThroughput")), warm=warm_spec(checked.get("WarmThroughput")),
+        vectors=tuple(vectors.vector_spec(index, types) for index in checked.get("VectorIndexes", ())))
 
 
 # ============================================================ UpdateTable (§5.6)

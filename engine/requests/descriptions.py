@@ -70,7 +70,7 @@ def table_description(spec: TableSpec, *, status: str, created_at: float, item_c
                       region: str = "us-east-1", account: str = "123456789012",
                       partitions: list | None = None, stream_label: str | None = None,
                       billing_updated_at: float | None = None,
-                      throughput_history: dict | None = None) -> dict:
+                      throughput_history: dict | None = None, vectors: list | None = None) -> dict:
     """DynamoDB's TableDescription (§5.2).
 
     ``index_stats`` maps index name → ``(item_count, size_bytes)`` or a dict
@@ -79,7 +79,8 @@ def table_description(spec: TableSpec, *, status: str, created_at: float, item_c
     switched billing mode; ``throughput_history`` is merged into the table's
     ProvisionedThroughput (LastIncreaseDateTime, LastDecreaseDateTime,
     NumberOfDecreasesToday). ``partitions`` is our extension, passed through
-    under "Partitions".
+    under "Partitions". ``vectors``: ``(VectorIndexSpec, stats)`` pairs, stats a dict with ``ItemCount``,
+    ``IndexSizeBytes``, ``IndexStatus`` and maybe ``Backfilling`` (vector-search.md §2.5).
     """
     arn = table_arn(spec.name, region, account)
     out = {
@@ -104,6 +105,9 @@ def table_description(spec: TableSpec, *, status: str, created_at: float, item_c
     if spec.gsis:
         out["GlobalSecondaryIndexes"] = [_gsi_description(index, arn, _stats(index_stats, index.name))
                                          for index in spec.gsis]
+    if vectors:
+        out["VectorIndexes"] = [dict(index.to_api(spec.attribute_types), **stats,
+                                     IndexArn=f"{arn}/index/{index.name}") for index, stats in vectors]
     if spec.stream_view_type is not None:  # absent when no stream is enabled
         label = stream_label  # (Streams.sync names it)
         out["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": spec.stream_view_type}

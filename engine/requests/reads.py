@@ -7,6 +7,7 @@ from decimal import Decimal
 from ..engine import Engine
 from ..placement import segment_range
 from ..errors import ValidationException
+from ..vectors import messages as vector_messages
 from ..expressions.evaluate import compile_condition
 from ..expressions.model import Between, Call, Comparison, Path, conjuncts, paths_in
 from ..types import comparable, copy_value, type_of
@@ -57,6 +58,16 @@ def _check_segments(request: dict) -> tuple[int, int]:
     return (segment or 0), (total or 1)
 
 
+def _refuse_vector_index(operation: str, request: dict) -> None:
+    """A Query or Scan naming a vector index (vector-search.md §8): a Query's consistent read is refused first,
+    as on a GSI; then the index type."""
+    if operation == "Query":
+        if request.get("ConsistentRead"):
+            raise ValidationException("Consistent reads are not supported on global secondary indexes")
+        raise ValidationException(vector_messages.QUERY_REFUSED)
+    raise ValidationException(vector_messages.SCAN_REFUSED)
+
+
 def _key_attributes(engine: Engine, request: dict) -> int:
     """How many key attributes the queried index has, when it is known (legacy KeyConditions' bound)."""
     table = engine.tables.get(request.get("TableName"))
@@ -64,12 +75,14 @@ def _key_attributes(engine: Engine, request: dict) -> int:
     return len(index.key.names) if index is not None else 2
 
 
-def _resolve_index(engine: Engine, request: dict):
+def _resolve_index(engine: Engine, request: dict, operation: str = "Query"):
     table = engine.table(table_name(request))
     name = request.get("IndexName")
     index = None
     if name is not None:
         index = table.spec.index(name)
+        if index is None and table.spec.vector(name) is not None:
+            _refuse_vector_index(operation, request)
         if index is None:
             raise ValidationException(f"The table does not have the specified index: {name}")
         if index.is_global and request.get("ConsistentRead"):
@@ -276,7 +289,7 @@ def scan(engine: Engine, request: dict) -> dict:
     _check_select(request, "Scan")
     segment, total = _check_segments(request)
     paths = paths if paths is not None else shapes.attributes_to_get(request)
-    table, index = _resolve_index(engine, request)
+    table, index = _resolve_index(engine, request, "Scan")
     check_key_paths(table.spec, request, filter_, paths)
     start = request.get("ExclusiveStartKey")
     if start is not None:

@@ -12,14 +12,28 @@ from .descriptions import deleted_table_description, list_tables_page, table_des
 from .update_table import update_table_spec, validate_update_table
 
 
-def describe(engine: Engine, table, status: str | None = None) -> dict:
-    """The TableDescription of a table, with its partitions (our extension)."""
+def describe(engine: Engine, table, status: str | None = None, vector_states: dict | None = None,
+             gone: tuple = ()) -> dict:
+    """The TableDescription of a table, with its partitions (our extension); ``vector_states`` maps a vector
+    index to the status (and Backfilling) to say of it, ``gone`` the vector indexes deleted by the request
+    being answered (said DELETING)."""
     return table_description(
         table.spec, status=status or table.status, created_at=table.created_at,
         item_count=table.item_count, size_bytes=table.size_bytes,
         index_stats={index.name: table.index_stats(index) for index in table.spec.indexes},
         table_id=table.table_id, region=engine.region, account=engine.account,
-        partitions=table.store.stats(), stream_label=table.stream_label)
+        partitions=table.store.stats(), stream_label=table.stream_label,
+        vectors=_vector_descriptions(table, vector_states or {}, gone))
+
+
+def _vector_descriptions(table, states: dict, gone: tuple) -> list:
+    """(spec, stats) of the table's vector indexes in creation order, then those ``gone``."""
+    out = []
+    for index in table.spec.vectors:
+        count, size = table.vectors.stats(index.name)
+        out.append((index, {"IndexStatus": "ACTIVE", **states.get(index.name, {}), "IndexSizeBytes": size,
+                            "ItemCount": count}))
+    return out + [(index, {"IndexStatus": "DELETING", "IndexSizeBytes": 0, "ItemCount": 0}) for index in gone]
 
 
 def _existing(engine: Engine, name: str):
@@ -36,8 +50,10 @@ def create_table(engine: Engine, request: dict) -> dict:
         table = engine.add_table(spec)
         engine.streams.sync(table)  # (a stream's label and state are saved with the table)
         engine.storage.save_table(table)
-        # CreateTable answers CREATING; the table is usable at once (item-api §5.1, R).
-        return {"TableDescription": describe(engine, table, status="CREATING")}
+        # CreateTable answers CREATING; the table is usable at once (item-api §5.1, R), its vector indexes too
+        # (vector-search.md §3.4: instant index timing)
+        creating = {index.name: {"IndexStatus": "CREATING"} for index in spec.vectors}
+        return {"TableDescription": describe(engine, table, status="CREATING", vector_states=creating)}
 
 
 def describe_table(engine: Engine, request: dict) -> dict:
@@ -76,7 +92,18 @@ def update_table(engine: Engine, request: dict) -> dict:
         engine.version += 1
         engine.streams.sync(table)
         engine.storage.save_table(table)
-        return {"TableDescription": describe(engine, table)}
+        return {"TableDescription": _updated(engine, table, changes)}
+
+
+def _updated(engine: Engine, table, changes: tuple) -> dict:
+    """UpdateTable's description: a vector index created or deleted says so (UPDATING; CREATING without
+    Backfilling yet, or DELETING), though under instant index timing it is done (vector-search.md §3.4)."""
+    created = {spec.name: {"IndexStatus": "CREATING", "Backfilling": False}
+               for kind, spec in changes if kind == "create_vector"}
+    deleted = tuple(spec for kind, spec in changes if kind == "delete_vector")
+    if not created and not deleted:
+        return describe(engine, table)
+    return describe(engine, table, status="UPDATING", vector_states=created, gone=deleted)
 
 
 # What the storage does for each kind of change; billing, throughput, deletion

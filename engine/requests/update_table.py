@@ -11,6 +11,7 @@ from .control import (GSI_LIMIT, GSI_UPDATE_AMBIGUOUS, INVALID, NEITHER_CAPACITY
                       NOTHING_TO_UPDATE, ON_DEMAND, PROVISIONED, STREAM_ALREADY_ENABLED,
                       THROUGHPUT_FOR_PROVISIONED, UPDATE_TABLE, control_request, defined_names, key_names,
                       raise_first)
+from ..vectors import definitions as vectors
 from .create_table import (duplicate_definitions_problem, gsi_key_schema_problem, gsi_throughput_problem, index_spec,
                            on_demand_problem, on_demand_spec, warm_spec,
                            projected_count, projected_count_problem, projection_problem,
@@ -37,7 +38,7 @@ _UPDATING_MEMBERS = ("ProvisionedThroughput", "BillingMode", "StreamSpecificatio
 def _update_something(request):
     # why: an empty GlobalSecondaryIndexUpdates list counts as nothing (§5.6)
     if any(request.get(member) is not None for member in _UPDATING_MEMBERS) \
-            or request.get("GlobalSecondaryIndexUpdates"):
+            or request.get("GlobalSecondaryIndexUpdates") or request.get("VectorIndexUpdates"):
         return None
     return NOTHING_TO_UPDATE
 
@@ -99,7 +100,8 @@ def _update_online_index_limit(request):
 
 UPDATE_TABLE_CHECKS = (
     _update_something, _update_billing, _update_throughput_bounds, duplicate_definitions_problem,
-    _update_gsi_entries, _update_online_index_limit, stream_specification_problem, on_demand_problem,
+    _update_gsi_entries, _update_online_index_limit, vectors.update_problem, stream_specification_problem,
+    on_demand_problem,
 )
 
 
@@ -127,6 +129,7 @@ class _Update:
     stream: str | None = None
     deletion_protection: bool = False
     changes: list = field(default_factory=list)
+    vectors: list = field(default_factory=list)
 
     def __post_init__(self):
         self.mode = self.spec.billing_mode
@@ -135,6 +138,7 @@ class _Update:
         self.types = dict(self.spec.attribute_types)
         self.stream = self.spec.stream_view_type
         self.deletion_protection = self.spec.deletion_protection
+        self.vectors = list(self.spec.vectors)
 
     def index(self, name: str) -> IndexSpec | None:
         return next((index for index in self.indexes if index.name == name), None)
@@ -152,11 +156,13 @@ class _Update:
 
     def result(self) -> tuple[TableSpec, tuple]:
         key = self.spec.key
-        used = set(key.names).union(*(index.key.names for index in self.indexes))
+        used = set(key.names).union(*(index.key.names for index in self.indexes),
+                                     *(index.schema_names for index in self.vectors))
         types = {name: kind for name, kind in self.types.items() if name in used}
         # replace, not a new TableSpec: what UpdateTable does not touch (tags, TTL) stays
         spec = replace(self.spec, attribute_types=types, throughput=self.throughput, indexes=tuple(self.indexes),
                        stream_view_type=self.stream, deletion_protection=self.deletion_protection,
+                       vectors=tuple(self.vectors),
                        on_demand=on_demand_spec(self.request.get("OnDemandThroughput"), self.spec.on_demand),
                        warm=warm_spec(self.request.get("WarmThroughput"), self.spec.warm))
         return spec, tuple(self.changes)
@@ -217,6 +223,8 @@ def _plan_update_gsi(plan: _Update, action: dict) -> None:
 
 def _plan_create_gsi(plan: _Update, action: dict) -> None:
     name = action["IndexName"]
+    if plan.spec.vector(name) is not None:  # (vector-search.md §2.4: DynamoDB's words, not the GSI ones)
+        raise ValidationException(vectors.M.ALREADY_EXISTS)
     if plan.index(name) is not None:
         # INF: ALT pins only "already exists".
         raise ValidationException(INVALID + f"Index already exists: {name}")
@@ -275,7 +283,7 @@ def _plan_flags(plan: _Update) -> None:
 
 
 # The checks that need the table, in order (INF: the spec does not order them).
-UPDATE_TABLE_STEPS = (_plan_billing, _plan_definitions, _plan_gsis, _plan_stream, _plan_flags)
+UPDATE_TABLE_STEPS = (_plan_billing, _plan_definitions, _plan_gsis, vectors.plan_updates, _plan_stream, _plan_flags)
 
 
 def update_table_spec(spec: TableSpec, request: dict) -> tuple[TableSpec, tuple]:
@@ -292,6 +300,8 @@ def update_table_spec(spec: TableSpec, request: dict) -> tuple[TableSpec, tuple]
     ``update_gsi``          the ``IndexSpec`` with its new throughput
     ``create_gsi``          the new ``IndexSpec`` (backfill it)
     ``delete_gsi``          the index name (drop its entries)
+    ``create_vector``       the new ``VectorIndexSpec`` (build its entries)
+    ``delete_vector``       the deleted ``VectorIndexSpec`` (its entries go)
     ``enable_stream``       the StreamViewType (start a new stream/label)
     ``disable_stream``      None
     ``deletion_protection`` the new flag

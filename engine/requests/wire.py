@@ -26,13 +26,21 @@ _UNPREFIXED_START = ("Input collection", "One or more parameter values were inva
                      "Number overflow", "Number underflow")
 
 
+# Operations carrying attribute values that check their own members, in their own order, on engine values:
+# SearchVectors (vector-search.md §5.5), whose errors are a strict deserialiser's, not the envelope's.
+SELF_CHECKED = ("SearchVectors",)
+
+
 def wire_call(engine, operation: str, request) -> dict:
     """Run ``operation`` on a wire-JSON request; the wire-JSON response."""
     if not carries_values(operation):
         return _without_library_members(OPERATIONS.call(engine, operation, request))
-    request = shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)
-    request = _SPELLING.get(operation, _as_is)(request)
-    request = _engine_values(operation, request)
+    if operation in SELF_CHECKED:
+        request = _engine_values(operation, dict(request)) if isinstance(request, dict) else request
+    else:
+        request = shapes.check_envelope(operation, request, shapes.WIRE_SHAPES)
+        request = _SPELLING.get(operation, _as_is)(request)
+        request = _engine_values(operation, request)
     with converted_at_once(), shapes.enveloped(operation):
         response = OPERATIONS.call(engine, operation, request)
     return convert(response, to_wire)
@@ -59,7 +67,7 @@ def carries_values(operation: str) -> bool:
     why: the others must not be walked by ``convert``: a tag's ``Value`` is
     text, not the legacy AttributeValueUpdate's attribute value.
     """
-    return operation in shapes.WIRE_SHAPES
+    return operation in shapes.WIRE_SHAPES or operation in SELF_CHECKED
 
 
 def error_to_wire(error) -> dict:

@@ -29,7 +29,8 @@ from decimal import Decimal
 
 from ..keys import key_bytes
 from ..placement import key_hash
-from ..schema import IndexSpec, KeySchema, OnDemandThroughput, Projection, TableSpec, Throughput, WarmThroughput
+from ..schema import (IndexSpec, KeySchema, OnDemandThroughput, Projection, TableSpec, Throughput, VectorIndexSpec,
+                      WarmThroughput)
 from ..types import number_text
 from ..wire_values import to_wire
 
@@ -192,7 +193,7 @@ def row_key_reader(schema: KeySchema):
 # ------------------------------------------------------------ table specs
 
 _SPEC_CLASSES = {cls.__name__: cls for cls in (TableSpec, IndexSpec, KeySchema, Projection, Throughput,
-                                                OnDemandThroughput, WarmThroughput)}
+                                                OnDemandThroughput, WarmThroughput, VectorIndexSpec)}
 # why "": the class tag must not collide with an attribute name in a dict such as
 # ``attribute_types``, and DynamoDB attribute names are never empty.
 _TAG = ""

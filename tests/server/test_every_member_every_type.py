@@ -39,6 +39,13 @@ DEFINITION = {
                                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a"]}}],
     "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
 }
+VECTORS = {  # a table with a vector index (vector-search.md), for SearchVectors
+    "TableName": "Vzz", "BillingMode": "PAY_PER_REQUEST", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "t", "AttributeType": "S"}],
+    "VectorIndexes": [{"IndexName": "ByV", "VectorAttribute": {"AttributeName": "v"}, "Dimensions": 2,
+                       "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"},
+                       "SearchSchema": [{"AttributeName": "t", "SearchSchemaElementType": "HASH"}]}],
+}
 VALUES = {":v": {"S": "p1"}, ":w": {"N": "1"}, ":x": {"N": "9"}}
 NAMES = {"#a": "a"}
 
@@ -103,6 +110,10 @@ SEEDS = {  # operation -> a valid request (a callable: given the stream's ARN, i
                                                    "Parameters": [{"N": "2"}, {"S": "p1"}, {"N": "1"}]}],
                            "ClientRequestToken": "token-2"},
     "DescribeEndpoints": {},
+    "SearchVectors": {"TableName": "Vzz", "IndexName": "ByV", "SearchVector": [{"N": "1"}, {"N": "0.5"}], "TopK": 3,
+                      "SearchConditionExpression": "#t = :t", "ExpressionAttributeNames": {"#t": "t"},
+                      "ExpressionAttributeValues": {":t": {"S": "t1"}}, "ProjectionExpression": "pk, v",
+                      "ReturnConsumedCapacity": "TOTAL"},
     "ListStreams": lambda arn, shard, iterator: {"TableName": TABLE, "Limit": 5, "ExclusiveStartStreamArn": arn},
     "DescribeStream": lambda arn, shard, iterator: {"StreamArn": arn, "Limit": 5, "ExclusiveStartShardId": "shardId-1"},
     "GetShardIterator": lambda arn, shard, iterator: {"StreamArn": arn, "ShardId": shard,
@@ -128,6 +139,9 @@ def served():
     for definition in (DEFINITION, {**DEFINITION, "TableName": "Gone", "StreamSpecification": None}):
         assert _call(handler, "CreateTable", {k: v for k, v in definition.items() if v is not None})[0] == 200
     assert _call(handler, "PutItem", {"TableName": TABLE, "Item": ITEM})[0] == 200
+    assert _call(handler, "CreateTable", VECTORS)[0] == 200
+    assert _call(handler, "PutItem", {"TableName": "Vzz", "Item": {"pk": {"S": "a"}, "t": {"S": "t1"}, "v": {
+        "L": [{"N": "1"}, {"N": "1"}]}}})[0] == 200
     arn = _call(handler, "DescribeTable", {"TableName": TABLE})[1]["Table"]["LatestStreamArn"]
     shard = _call(handler, "DescribeStream", {"StreamArn": arn})[1]["StreamDescription"]["Shards"][0]["ShardId"]
     iterator = _call(handler, "GetShardIterator", {"StreamArn": arn, "ShardId": shard,

@@ -1,0 +1,195 @@
+"""One vector index's entries (vector-search.md §4.3), kept beside its table, and the exact k-nearest search.
+
+An item has an entry when it holds the vector (a valid one: the write path refused the others) and, for an
+index with a HASH element, the HASH attribute; entries live by HASH value (None without a HASH element), by
+the table key. The table's one write path tells the index what each committed write changed
+(``VectorIndex.apply``) and asks it, before, what the write costs it (``charge``, §6.3).
+
+The search scores every candidate of the HASH value (exact, spec §1 rule 2, model): in 64-bit floats from
+the stored 32-bit ones, sums exactly rounded (``math.fsum``) so the result is the same whichever way the
+candidates were found. With numpy installed and a partition past ``NUMPY_FROM`` entries, numpy scores the
+candidates first and only those within a margin of the k-th are scored exactly again (the same answer:
+``tests/vectors`` holds both ways to a brute-force ranking; ``bench/vectors.py`` measures what it pays).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from operator import mul
+
+from ..types import item_size, utf8_len
+from .values import F32_MAX, f32_vector
+
+NUMPY_FROM = 512          # candidates from which numpy scores first (bench/vectors.py)
+WRITE_FLOOR = 1024        # VectorWriteRequestBytes of one index, at least (§6.3 rule 2)
+CHUNK = 8192              # rows numpy converts to 64-bit floats at a time (bounded memory)
+
+
+class Entry:
+    """An item's entry: its table key (ties order by it), vector, what the index holds of it, its bytes."""
+
+    __slots__ = ("key", "vector", "held", "size", "norm")
+
+    def __init__(self, key: tuple, vector: array, held: dict, size: int):
+        self.key, self.vector, self.held, self.size = key, vector, held, size
+        self.norm = math.sqrt(math.fsum(x * x for x in vector))
+
+
+class VectorIndex:
+    """The entries of the vector index ``spec`` of a table keyed by ``table_key``."""
+
+    def __init__(self, spec, table_key):
+        self.spec = spec
+        self.table_key = table_key
+        self.held_names = spec.held_names(table_key)
+        self.partitions: dict = {}   # HASH value (None: no HASH element) -> {table key: Entry}
+        self.count = 0
+        self.bytes = 0
+        self._matrices: dict = {}    # HASH value -> (entries, numpy matrix), dropped on a change there
+
+    # ---------------------------------------------------------------------- entries
+    def entry_of(self, key: tuple, item: dict | None) -> Entry | None:
+        """The entry ``item`` makes (None: absent, sparse)."""
+        spec = self.spec
+        if item is None or spec.attribute not in item or (spec.hash is not None and spec.hash[0] not in item):
+            return None
+        vector = f32_vector(item[spec.attribute])
+        if vector is None:  # (a value the write path refused; an index built later skips it: §3.2 rule 6)
+            return None
+        names = self.held_names
+        held = item if names is None else {name: value for name, value in item.items() if name in names}
+        # the vector is sized as its name and 4 bytes a dimension (§6.3 rule 2)
+        size = (item_size(held) - item_size({spec.attribute: item[spec.attribute]})
+                + utf8_len(spec.attribute) + 4 * spec.dimensions)
+        return Entry(key, vector, held, size)
+
+    def charge(self, before: Entry | None, after: Entry | None) -> int:
+        """VectorWriteRequestBytes of a write that turns ``before`` into ``after`` (0: not charged)."""
+        if before is None and after is None:
+            return 0
+        if before is not None and after is not None and before.held == after.held:
+            return 0  # (an identical entry: replication is delta-based)
+        return max(WRITE_FLOOR, max(entry.size for entry in (before, after) if entry is not None))
+
+    def _hash_value(self, entry: Entry):
+        return None if self.spec.hash is None else entry.held[self.spec.hash[0]]
+
+    def apply(self, before: Entry | None, after: Entry | None) -> None:
+        """Replace ``before`` by ``after`` (either may be None)."""
+        if before is not None:
+            where = self._hash_value(before)
+            removed = self.partitions[where].pop(before.key)
+            if not self.partitions[where]:
+                del self.partitions[where]
+            self.count -= 1
+            self.bytes -= removed.size
+            self._matrices.pop(where, None)
+        if after is not None:
+            where = self._hash_value(after)
+            self.partitions.setdefault(where, {})[after.key] = after
+            self.count += 1
+            self.bytes += after.size
+            self._matrices.pop(where, None)
+
+    def find(self, key: tuple, hash_value=None) -> Entry | None:
+        return self.partitions.get(hash_value, {}).get(key)
+
+    # ----------------------------------------------------------------------- search
+    def candidates(self, hash_value, filters: dict) -> list:
+        """The entries of ``hash_value`` whose inline-filter attributes equal ``filters`` (present, equal)."""
+        entries = list(self.partitions.get(hash_value, {}).values())
+        if not filters:
+            return entries
+        return [entry for entry in entries if all(name in entry.held and _equal(entry.held[name], value)
+                                                  for name, value in filters.items())]
+
+    def nearest(self, query: array, hash_value, filters: dict, top: int) -> list:
+        """The ``top`` (score, entry) nearest ``query``, closest first, ties by table key."""
+        entries = self.candidates(hash_value, filters)
+        q = [float(x) for x in query]
+        if len(entries) >= NUMPY_FROM and _numpy() is not None:
+            entries = self._shortlist(entries, q, top, hash_value, not filters)
+        scored = [(score(self.spec.distance, q, entry), entry) for entry in entries]
+        higher_first = self.spec.distance == "DOT_PRODUCT"
+        scored.sort(key=lambda pair: (-pair[0] if higher_first else pair[0], pair[1].key))
+        return [(_reported(value), entry) for value, entry in scored[:top]]
+
+    def _shortlist(self, entries: list, q: list, top: int, hash_value, whole: bool) -> list:
+        """The entries numpy scores within a margin of the ``top``-th best: a superset of the exact answer's."""
+        np = _numpy()
+        if whole:
+            cached = self._matrices.get(hash_value)
+            if cached is None:
+                cached = self._matrices[hash_value] = (entries, _matrix(np, entries, self.spec.dimensions))
+            entries, matrix = cached
+        else:
+            matrix = _matrix(np, entries, self.spec.dimensions)
+        approximate = _approximate(np, self.spec.distance, matrix, np.asarray(q, dtype=np.float64),
+                                   [entry.norm for entry in entries])
+        if self.spec.distance == "DOT_PRODUCT":
+            approximate = -approximate
+        if len(entries) <= top:
+            return entries
+        kth = np.partition(approximate, top - 1)[top - 1]
+        scale = 1.0 + abs(float(kth)) + math.sqrt(math.fsum(x * x for x in q)) * max(e.norm for e in entries)
+        keep = np.nonzero(approximate <= kth + 1e-9 * scale)[0]
+        return [entries[i] for i in keep]
+
+
+def score(distance: str, q: list, entry: Entry) -> float:
+    """The exact score of ``entry`` for the query ``q`` (§5.4 rule 4), in 64-bit floats."""
+    s = entry.vector
+    if distance == "EUCLIDEAN":
+        return math.sqrt(math.fsum([(a - b) * (a - b) for a, b in zip(q, s)]))
+    dot = math.fsum(map(mul, q, s))
+    if distance == "DOT_PRODUCT":
+        return dot
+    norms = math.sqrt(math.fsum(x * x for x in q)) * entry.norm
+    if norms == 0:
+        return 1.0  # (a zero vector on either side: captured)
+    return min(2.0, max(0.0, 1.0 - dot / norms))
+
+
+def _reported(value: float) -> float:
+    """A score beyond the f32 range is reported as the f32 maximum (§5.4 rule 4)."""
+    return max(-F32_MAX, min(F32_MAX, value))
+
+
+def _equal(stored, wanted) -> bool:
+    return type(stored) is type(wanted) and stored == wanted
+
+
+_NUMPY = []
+
+
+def _numpy():
+    """numpy, when installed (imported once, on the first large search)."""
+    if not _NUMPY:
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        _NUMPY.append(numpy)
+    return _NUMPY[0]
+
+
+def _matrix(np, entries: list, dimensions: int):
+    return np.frombuffer(b"".join(entry.vector.tobytes() for entry in entries),
+                         dtype=np.float32).reshape(len(entries), dimensions)
+
+
+def _approximate(np, distance: str, matrix, q, norms: list):
+    """Every row's score by numpy (64-bit, summed in its own order: within a hair of the exact one)."""
+    out = np.empty(len(matrix), dtype=np.float64)
+    for start in range(0, len(matrix), CHUNK):
+        block = matrix[start:start + CHUNK].astype(np.float64)
+        if distance == "EUCLIDEAN":
+            out[start:start + CHUNK] = np.sqrt(((block - q) ** 2).sum(axis=1))
+        else:
+            out[start:start + CHUNK] = block @ q
+    if distance == "COSINE":
+        denominators = np.asarray(norms) * float(np.sqrt(q @ q))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(denominators == 0, 1.0, np.clip(1.0 - out / denominators, 0.0, 2.0))
+    return out

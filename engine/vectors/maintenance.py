@@ -1,0 +1,74 @@
+"""A table's vector indexes at run time: built from its items on first use (a new index backfills, a reopened
+file rebuilds), then kept by its writes — the table's one write path asks ``prepare`` (the write's values
+checked, §4.2; what each index's entry becomes and what that costs, §6.3) and tells ``commit``."""
+
+from __future__ import annotations
+
+from ..partition import MAIN
+from ..types import item_size, utf8_len
+from .index import VectorIndex
+from .values import check_item
+
+
+class TableVectors:
+    """The vector indexes of one table (``table.spec.vectors``)."""
+
+    def __init__(self, table):
+        self.table = table
+        self.built: dict = {}  # name -> VectorIndex, for the indexes built so far
+
+    def index(self, name: str) -> VectorIndex:
+        """The index ``name`` of the table's spec, built from the table's items if it is not yet."""
+        spec = self.table.spec.vector(name)
+        found = self.built.get(name)
+        if found is None or found.spec is not spec:
+            found = self.built[name] = VectorIndex(spec, self.table.spec.key)
+            for record in self.table.store.scan(MAIN):
+                found.apply(None, found.entry_of(_key(record.key), record.item))
+        return found
+
+    def stats(self, name: str) -> tuple:
+        """(entries, bytes) of the index ``name`` (exact: model, as for GSIs)."""
+        found = self.index(name)
+        return found.count, found.bytes
+
+    def billed(self, record) -> int:
+        """The size a write is billed for ``record`` (0: none): each attribute a vector index reads counted as
+        its name and 4 bytes a dimension, whatever numbers it holds (§4.4 rule 1)."""
+        if record is None:
+            return 0
+        size, item = record.size, record.item
+        for attribute, dimensions in {index.attribute: index.dimensions for index in self.table.spec.vectors}.items():
+            if attribute in item:
+                size += utf8_len(attribute) + 4 * dimensions - item_size({attribute: item[attribute]})
+        return size
+
+    def prepare(self, mutation, consumed) -> None:
+        """Check the write's vector and SearchSchema values; note each index's change and charge it."""
+        new = mutation.new
+        if new is not None:
+            check_item(self.table.spec.vectors, new.item)
+        key = (mutation.pk,) + (mutation.sort or ())
+        changes = []
+        for spec in self.table.spec.vectors:
+            index = self.built.get(spec.name) or VectorIndex(spec, self.table.spec.key)
+            before = index.entry_of(key, mutation.old.item if mutation.old is not None else None)
+            after = index.entry_of(key, new.item if new is not None else None)
+            charged = index.charge(before, after)
+            if charged and consumed is not None:
+                consumed.vector_write(spec.name, charged)
+            if before is not None or after is not None:
+                changes.append((spec.name, before, after))
+        mutation.vector_changes = changes
+
+    def commit(self, mutation) -> None:
+        """Apply a committed write's changes to the indexes built so far (the others build from the items)."""
+        for name, before, after in mutation.vector_changes:
+            found = self.built.get(name)
+            if found is not None and found.spec is self.table.spec.vector(name):
+                found.apply(before, after)
+
+
+def _key(stored_key: tuple) -> tuple:
+    """The table key of a stored record's key ``(hash, pk, *sort)``."""
+    return stored_key[1:]
