@@ -270,7 +270,7 @@ def _create_definitions_used(ctx):
     used |= vectors.schema_names(ctx.request)  # (a SearchSchema's attributes are used too: vector-search.md §2.2)
     if set(defined) <= used:
         return None
-    if not indexes:
+    if not indexes and not ctx.request.get("VectorIndexes"):
         return (INVALID + "Number of attributes in KeySchema does not exactly match number of "
                 "attributes defined in AttributeDefinitions")
     return (INVALID + f"Some AttributeDefinitions are not used. AttributeDefinitions: "
