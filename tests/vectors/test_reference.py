@@ -1,0 +1,107 @@
+"""SearchVectors against a brute-force ranking (issue 36): generated items (vectors of a few small components —
+ties are common — some without the vector, the HASH value or a filter value), generated searches (every
+distance, with and without a HASH value and inline filters, TopK 1-8), the engine's answer equal to a plain
+Python model's: every item, scored by the spec's formulas, filtered, sorted by (score, key), cut at TopK. Both
+ways of searching: exact scoring of every candidate, and numpy's shortlist (forced on from the first entry)."""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import partiql
+from partiql.engine.vectors import index as vector_index_module
+
+from .conftest import search_vector, table, vec, vector_index
+
+DISTANCES = ("COSINE", "EUCLIDEAN", "DOT_PRODUCT")
+COMPONENT = st.sampled_from([-2, -1, -0.5, 0, 0, 0.25, 1, 1, 2, 3])
+ITEMS = st.lists(st.fixed_dictionaries({
+    "vector": st.one_of(st.none(), st.lists(COMPONENT, min_size=3, max_size=3)),
+    "tenant": st.sampled_from([None, "t1", "t2"]),
+    "colour": st.sampled_from([None, "red", "blue"]),
+}), max_size=25)
+SEARCH = st.fixed_dictionaries({
+    "query": st.lists(COMPONENT, min_size=3, max_size=3), "top": st.integers(1, 8),
+    "tenant": st.sampled_from([None, "t1", "t2"]), "colour": st.sampled_from([None, "red", "blue"]),
+    "distance": st.sampled_from(DISTANCES)})
+
+
+def _f32(x) -> float:
+    return struct.unpack("<f", struct.pack("<f", float(x)))[0]
+
+
+def model_score(distance: str, q: list, s: list) -> float:
+    """The spec's formulas (§5.4 rule 4), in 64-bit floats of 32-bit components, sums exactly rounded."""
+    q, s = [_f32(x) for x in q], [_f32(x) for x in s]
+    if distance == "EUCLIDEAN":
+        return math.sqrt(math.fsum((a - b) ** 2 for a, b in zip(q, s)))
+    dot = math.fsum(a * b for a, b in zip(q, s))
+    if distance == "DOT_PRODUCT":
+        return dot
+    norms = math.sqrt(math.fsum(a * a for a in q)) * math.sqrt(math.fsum(b * b for b in s))
+    return 1.0 if norms == 0 else min(2.0, max(0.0, 1.0 - dot / norms))
+
+
+def model_search(items: list, search: dict, hashed: bool) -> list:
+    """(key, score) of the brute-force answer."""
+    found = []
+    for n, item in enumerate(items):
+        if item["vector"] is None or (hashed and item["tenant"] != search["tenant"]):
+            continue
+        if search["colour"] is not None and item["colour"] != search["colour"]:
+            continue
+        found.append((f"k{n:03}", model_score(search["distance"], search["query"], item["vector"])))
+    higher = search["distance"] == "DOT_PRODUCT"
+    found.sort(key=lambda pair: (-pair[1] if higher else pair[1], pair[0]))
+    return found[:search["top"]]
+
+
+def _load(items: list):
+    db = partiql.connect(throughput="off")
+    client = partiql.client(db)
+    indexes = [vector_index(f"{d.lower()}-{kind}", distance=d,
+                            schema=[("tenant", "HASH"), ("colour", "INLINE_FILTER")] if kind == "hash"
+                            else [("colour", "INLINE_FILTER")])
+               for d in DISTANCES for kind in ("hash", "all")]
+    client.create_table(**table("Ref", indexes[:5], {"tenant": "S", "colour": "S"}))
+    client.update_table(TableName="Ref", VectorIndexUpdates=[{"Create": indexes[5]}])  # (built from the items too)
+    for n, item in enumerate(items):
+        row = {"pk": {"S": f"k{n:03}"}}
+        if item["vector"] is not None:
+            row["embedding"] = vec(*item["vector"])
+        for name in ("tenant", "colour"):
+            if item[name] is not None:
+                row[name] = {"S": item[name]}
+        client.put_item(TableName="Ref", Item=row)
+    return db, client
+
+
+@pytest.mark.parametrize("numpy_first", [False, True], ids=["exact", "numpy shortlist"])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(items=ITEMS, searches=st.lists(SEARCH, min_size=1, max_size=4))
+def test_search_is_the_brute_force_ranking(monkeypatch, numpy_first, items, searches):
+    if numpy_first:
+        pytest.importorskip("numpy", reason="numpy is not installed: the shortlist is never used")
+    monkeypatch.setattr(vector_index_module, "NUMPY_FROM", 0 if numpy_first else 10 ** 9)
+    db, client = _load(items)
+    try:
+        for search in searches:
+            hashed = search["tenant"] is not None
+            terms = ([("tenant", search["tenant"])] if hashed else []) + \
+                ([("colour", search["colour"])] if search["colour"] else [])
+            members = {}
+            if terms:
+                members = {"SearchConditionExpression": " AND ".join(f"{n} = :{n}" for n, _ in terms),
+                           "ExpressionAttributeValues": {f":{n}": {"S": v} for n, v in terms}}
+            answer = client.search_vectors(
+                TableName="Ref", IndexName=f"{search['distance'].lower()}-{'hash' if hashed else 'all'}",
+                SearchVector=search_vector(*search["query"]), TopK=search["top"], **members)["SearchResults"]
+            assert [(r["Item"]["pk"]["S"], r["Score"]) for r in answer] == model_search(items, search, hashed)
+            assert all("embedding" not in r["Item"] for r in answer)
+    finally:
+        db.close()
