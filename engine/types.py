@@ -119,10 +119,23 @@ def checked_number(number: Decimal) -> Decimal:
     digits = text[1:] if text[0] == "-" else text
     if len(digits) <= limits.NUMBER_MAX_DIGITS and digits.isdigit() and digits[0] != "0":
         return number
+    if _plain_fraction(digits):  # (the other common form: embeddings, prices, measurements)
+        return number
     problem = number_problem(number)
     if problem:
         raise ValidationException(problem)
     return normalize_number(number)
+
+
+def _plain_fraction(digits: str) -> bool:
+    """Whether a number's text (its sign off) is a canonical plain fraction within DynamoDB's range: digits,
+    a point, digits not ending in 0, no leading zero but a lone one, at most 38 significant digits. Such a
+    number is its own normal form (``tests/engine/test_types.py`` holds it to the general checks)."""
+    if len(digits) > limits.NUMBER_MAX_DIGITS + 2:
+        return False
+    whole, point, fraction = digits.partition(".")
+    return (point == "." and whole.isdigit() and fraction.isdigit() and fraction[-1] != "0"
+            and (whole == "0" or whole[0] != "0") and len((whole + fraction).lstrip("0")) <= limits.NUMBER_MAX_DIGITS)
 
 
 def parse_number(text: str) -> Decimal:

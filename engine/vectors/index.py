@@ -33,7 +33,7 @@ class Entry:
 
     def __init__(self, key: tuple, vector: array, held: dict, size: int):
         self.key, self.vector, self.held, self.size = key, vector, held, size
-        self.norm = math.sqrt(math.fsum(x * x for x in vector))
+        self.norm = math.sqrt(math.fsum(map(mul, vector, vector)))
 
 
 class VectorIndex:
@@ -59,8 +59,8 @@ class VectorIndex:
             return None
         names = self.held_names
         held = item if names is None else {name: value for name, value in item.items() if name in names}
-        # the vector is sized as its name and 4 bytes a dimension (§6.3 rule 2)
-        size = (item_size(held) - item_size({spec.attribute: item[spec.attribute]})
+        # the vector is sized as its name and 4 bytes a dimension (§6.3 rule 2), its numbers never sized
+        size = (item_size({name: value for name, value in held.items() if name != spec.attribute})
                 + utf8_len(spec.attribute) + 4 * spec.dimensions)
         return Entry(key, vector, held, size)
 

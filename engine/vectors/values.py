@@ -15,20 +15,20 @@ F32_MAX = 3.4028234663852886e38  # the largest 32-bit float: a score beyond it i
 _PACK = struct.Struct("<f")
 
 
+_INFINITIES = (float("inf"), float("-inf"))
+
+
 def f32_vector(values) -> array | None:
     """The list ``values`` as 32-bit floats; None when an element is not a number or is beyond the f32 range
     (a value too small for f32 becomes 0: model)."""
-    floats = []
     for value in values:
         if type(value) is not Decimal:
             return None
-        number = float(value)
-        try:
-            _PACK.pack(number)
-        except OverflowError:
-            return None
-        floats.append(number)
-    return array("f", floats)
+    vector = array("f", map(float, values))
+    # why the infinities: an array of "f" stores a float beyond the range as one (struct.pack would refuse it)
+    if _INFINITIES[0] in vector or _INFINITIES[1] in vector:
+        return None
+    return vector
 
 
 def f32_text(value: float) -> Decimal:

@@ -76,11 +76,17 @@ def test_number_errors(text, message):
     assert caught.value.message == message
 
 
+PLAIN_FRACTIONS = st.builds(lambda sign, whole, fraction: Decimal(f"{sign}{whole}.{fraction}"),
+                            st.sampled_from(["", "-"]), st.sampled_from(["0", "00", "7", "10", "1" * 20, "9" * 39]),
+                            st.text("0123456789", min_size=1, max_size=42))
+
+
 @given(st.integers(min_value=-10 ** 45, max_value=10 ** 45).map(Decimal)
-       | st.decimals(allow_nan=False, allow_infinity=False, places=None))
-def test_the_plain_integer_fast_path_agrees_with_the_general_checks(number):
-    """``checked_number`` answers plain integers from their text alone: the same canonical number
-    (digit for digit), or the same refusal, as the range, precision and normal-form rules give."""
+       | st.decimals(allow_nan=False, allow_infinity=False, places=None)
+       | st.decimals(allow_nan=False, allow_infinity=False, places=6) | PLAIN_FRACTIONS)
+def test_the_fast_paths_agree_with_the_general_checks(number):
+    """``checked_number`` answers plain integers and plain fractions from their text alone: the same canonical
+    number (digit for digit), or the same refusal, as the range, precision and normal-form rules give."""
     problem = number_problem(number)
     if problem:
         with pytest.raises(ValidationException, match=problem):
