@@ -227,6 +227,9 @@ def pattern_lines(pattern: dict) -> list:
         cells = "".join(_share_cell([sum(s[c] for s in seconds[at:at + width]) for c in range(4)])
                         for at in range(0, len(seconds), width))
         lines.append(f"  throttled share, a column {'a second' if width == 1 else f'per {width:,} s'} |{cells}|")
+    if pattern.get("vector_search_bytes"):
+        lines.append(f"  vector search: {pattern['vector_search_bytes'] / max(1, pattern['served']):,.0f} bytes a "
+                     "search examined (VectorSearchRequestBytes)")
     lines += [f"  throttled: {reason} × {count:,}" for reason, count in pattern["reasons"].items()]
     lines += [f"  failed: {code} × {count:,}" for code, count in pattern["errors"].items()]
     return lines + [f"  {line}" for line in (stale_line(pattern), retry_line(pattern)) if line]

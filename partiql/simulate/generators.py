@@ -35,6 +35,8 @@ from decimal import Decimal
 from .errors import WorkloadError
 from .numbers import MAX_STRING, number, whole
 
+MAX_DIMENSIONS = 4096  # a vector index's most (vector-search.md §2.2)
+
 # A Zipf or uniform draw over more names than this draws a rank and names it then, instead of keeping a
 # list of every name (and Zipf's cumulative weights): ``{ zipf = 1000000000 }`` must not fill memory.
 TABULATED_AT_MOST = 100_000
@@ -114,6 +116,17 @@ class Text(Generator):
 
     def draw(self, rng, now):
         return "".join(rng.choices(_LETTERS, k=self.size))
+
+
+class Vector(Generator):
+    """An embedding: ``dimensions`` numbers in [-1, 1], four decimals each (what a vector index reads)."""
+
+    def __init__(self, dimensions: int):
+        self.dimensions = dimensions
+        self.values = [Decimal(n) / 10_000 for n in range(-10_000, 10_001)]  # (drawn, not built, per number)
+
+    def draw(self, rng, now):
+        return rng.choices(self.values, k=self.dimensions)
 
 
 class Number(Generator):
@@ -309,6 +322,7 @@ KINDS = {
     "timestamp": (_timestamp, ()),
     "string": (lambda spec, where: Text(whole(spec["string"], f"{where}.string", 0, MAX_STRING)), ()),
     "number": (_number_range, ()),
+    "vector": (lambda spec, where: Vector(whole(spec["vector"], f"{where}.vector", 1, MAX_DIMENSIONS)), ()),
     "item": (_item, ()),
     "format": (_format, ("args",)),
 }

@@ -15,7 +15,8 @@ The request is DynamoDB's JSON, as the wire carries it; a ``"?"`` in place of
 an attribute value takes the next of ``params`` (in the order a depth-first
 walk of the request meets them). It runs through the wire layer
 (``wire_call``: DynamoDB's validation and messages), with
-``ReturnConsumedCapacity`` TOTAL for the units it consumed.
+``ReturnConsumedCapacity`` TOTAL for the units it consumed (a SearchVectors pattern: the bytes its searches
+examined, vector-search.md §6.4, reported beside the units).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from partiql.engine.wire_values import to_wire
 from .errors import WorkloadError
 
 OPERATIONS = ("GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
-              "TransactGetItems", "TransactWriteItems")
+              "TransactGetItems", "TransactWriteItems", "SearchVectors")
 MARK = "?"
 
 
@@ -78,6 +79,12 @@ def consumed(response: dict) -> float:
     return sum(entry.get("CapacityUnits", 0.0) for entry in ([found] if isinstance(found, dict) else found))
 
 
+def search_bytes(response: dict) -> float:
+    """The bytes a SearchVectors response says it examined (vector-search.md §6.4); 0 for the others."""
+    found = response.get("ConsumedCapacity")
+    return found.get("VectorSearchRequestBytes", 0.0) if isinstance(found, dict) else 0.0
+
+
 def _count(value) -> int:
     if value == MARK:
         return 1
@@ -89,6 +96,8 @@ def _fill(value, values) -> None:
     members = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for key, member in list(members):
         if member == MARK:
-            value[key] = to_wire(from_python(next(values)))
+            drawn = to_wire(from_python(next(values)))
+            # why: SearchVector is a bare list of numbers, not a list attribute value (vector-search.md §5.2)
+            value[key] = drawn["L"] if key == "SearchVector" and "L" in drawn else drawn
         else:
             _fill(member, values)

@@ -100,7 +100,8 @@ def _request(db, pattern, params: list, source: str, allow_scan: bool) -> Planne
         raise WorkloadError(f"{said}: no table {table}" + (f" (did you mean {near}?)" if near else ""))
     index = request.body.get("IndexName")
     if table is not None and isinstance(index, str):  # (one of another type: DynamoDB's answer, counted)
-        names = [i.name for i in db.engine.table(table).spec.indexes]
+        spec = db.engine.table(table).spec
+        names = [i.name for i in (spec.vectors if request.operation == "SearchVectors" else spec.indexes)]
         if index not in names:
             near = nearest_name(index, names)
             raise WorkloadError(f"{said}: {table} has no index {index}" + (f" (did you mean {near}?)" if near else ""))

@@ -169,7 +169,8 @@ def _pattern(stats, seconds: int) -> dict:
             "throttled": stats.total(THROTTLED), "failed": stats.total(FAILED),
             "served_share": round(served / requested, 4) if requested else None,
             "reasons": dict(stats.reasons.most_common()), "errors": dict(stats.errors.most_common()),
-            "consumed": stats.consumed, "per_second": [list(second) for second in stats.seconds[:seconds]],
+            "consumed": stats.consumed, "vector_search_bytes": stats.search_bytes,
+            "per_second": [list(second) for second in stats.seconds[:seconds]],
             "stale": stats.stale, "stale_items": stats.stale_items, "retried": stats.retried,
             "gave_up": stats.gave_up, "unfinished": stats.unfinished}
 

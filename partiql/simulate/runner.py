@@ -34,7 +34,7 @@ from partiql.engine.types import from_python
 from .errors import WorkloadError
 from .autoscaling import Scaler
 from .generators import SeededValue
-from .item_requests import consumed as item_consumed
+from .item_requests import consumed as item_consumed, search_bytes
 from .ledger import Ledger
 from .retries import kind_of
 from .planned import plan_patterns
@@ -52,6 +52,7 @@ class PatternStats:
     reasons: Counter = field(default_factory=Counter)  # throttle reason -> requests
     errors: Counter = field(default_factory=Counter)   # error code -> requests
     consumed: float = 0.0              # capacity units the served requests consumed
+    search_bytes: float = 0.0          # VectorSearchRequestBytes of its served SearchVectors requests
     stale: int = 0                     # requests realism served an earlier version of an item (or none yet)
     stale_items: int = 0               # the items so served
     retried: int = 0                   # attempts its client sent again (retries.py)
@@ -157,7 +158,9 @@ def _send(db, pattern, rng, now: float, second: list, stats: PatternStats, retry
     served = consistency.served if consistency is not None else 0
     try:
         if pattern.request is not None:  # an item-API request, through the wire layer
-            consumed = item_consumed(wire_call(db.engine, pattern.request.operation, pattern.request.filled(params)))
+            response = wire_call(db.engine, pattern.request.operation, pattern.request.filled(params))
+            consumed = item_consumed(response)
+            stats.search_bytes += search_bytes(response)
         elif pattern.all_pages:  # the whole result, page after page: what reading all of it costs
             consumed = sum(page.consumed_capacity.total
                            for page in db.pages(pattern.statement, params, limit=pattern.limit))
