@@ -29,11 +29,13 @@ class DdlBuilder:
         if len(billings) > 1:
             raise StatementError.near("BILLING MODE may be given only once", billings[1].span)
         indexes = tuple(o for o in options if isinstance(o, shell_ast.IndexDef))
+        vectors = tuple(o for o in options if isinstance(o, shell_ast.VectorIndexDef))
         streams = [o for o in options if isinstance(o, shell_ast.Stream)]
         if len(streams) > 1:
             raise StatementError.near("STREAM may be given only once", streams[1].span)
         return shell_ast.CreateTable(name.name, _flag(if_), attrs or (), key, billings[0] if billings else None,
-                                     indexes, _over(start, c[13], *options), streams[0] if streams else None)
+                                     indexes, _over(start, c[13], *options), streams[0] if streams else None,
+                                     vectors)
 
     def attr_defs(self, c):
         return tuple(c)
@@ -61,6 +63,25 @@ class DdlBuilder:
     def index_def(self, c):
         kind, _, name, _, _, key, _, _, projection, _, throughput, end = c
         return shell_ast.IndexDef(kind.upper(), name.name, key, projection, throughput, _over(kind, end))
+
+    def vector_index(self, c):
+        start, _, _, name, _, attribute, _, dimensions, distance, _, hash_name, hash_type, _, filters, _, \
+            projection, end = c
+        if not dimensions.isdigit():
+            raise StatementError.syntax("Expected a whole number of dimensions", dimensions.line, dimensions.column,
+                                        len(dimensions))
+        hashed = None if hash_name is None else (hash_name.name, _DDL_TYPES[hash_type.lower()])
+        return shell_ast.VectorIndexDef(name.name, attribute.name, int(dimensions), distance.upper(), hashed,
+                                        filters or (), projection, _over(start, end))
+
+    def vector_filters(self, c):
+        return tuple((c[n].name, _DDL_TYPES[c[n + 1].lower()]) for n in range(0, len(c), 2))
+
+    def alter_create_vector(self, c):
+        return shell_ast.CreateVectorIndex(c[2].name, c[4], _over(c[0], c[4]))
+
+    def alter_drop_vector(self, c):
+        return shell_ast.DropVectorIndex(c[2].name, c[6].name, _over(c[0], c[6]))
 
     def project_all(self, c):
         return shell_ast.IndexProjection("ALL", (), _span(c[0]))

@@ -17,7 +17,7 @@ from partiql.engine.expressions import model as m
 from partiql.engine.schema import IndexSpec, KeySchema
 from partiql.engine.vectors.messages import SCAN_REFUSED as VECTOR_INDEX_READ
 
-from . import ast, ast_walk, shell_ast
+from . import ast, ast_walk, shell_ast, vector_ddl
 from .access import Analysis, analyse
 from .api_only import multi_attribute_source, refused_select
 from .checks import check_statement, projected_name
@@ -412,6 +412,7 @@ def _create_table(stmt: shell_ast.CreateTable, catalog) -> TableTemplate:
     types = dict(declared)
     for elements in (stmt.key, *(index.key for index in stmt.indexes)):
         types.update(_key_types(elements, types, "in this table"))
+    types.update((name, kind) for name, kind in vector_ddl.schema_types(stmt.vectors).items() if name not in types)
     request = {"TableName": stmt.name,
                "AttributeDefinitions": [{"AttributeName": name, "AttributeType": kind}
                                         for name, kind in types.items()],
@@ -423,6 +424,8 @@ def _create_table(stmt: shell_ast.CreateTable, catalog) -> TableTemplate:
         indexes = [_index_request(i) for i in stmt.indexes if i.kind == kind]
         if indexes:
             request[member] = indexes
+    if stmt.vectors:
+        request["VectorIndexes"] = [vector_ddl.index_request(index) for index in stmt.vectors]
     return TableTemplate("CreateTable", request, if_exists=stmt.if_not_exists)
 
 
@@ -474,5 +477,7 @@ _BUILDERS = {
     ast.Exists: _exists, shell_ast.CreateTable: _create_table, shell_ast.DropTable: _drop_table,
     shell_ast.AlterBilling: _alter_billing, shell_ast.AlterStream: _alter_stream,
     shell_ast.CreateIndex: _create_index, shell_ast.DropIndex: _drop_index,
+    shell_ast.CreateVectorIndex: lambda stmt, catalog: TableTemplate("UpdateTable", vector_ddl.create_request(stmt)),
+    shell_ast.DropVectorIndex: lambda stmt, catalog: TableTemplate("UpdateTable", vector_ddl.drop_request(stmt)),
     shell_ast.DescribeTable: _describe, shell_ast.ShowTables: _show, shell_ast.Explain: _explain,
 }

@@ -16,7 +16,7 @@ DDL_TYPES = {"S": "STRING", "N": "NUMBER", "B": "BINARY"}
 # Words the DDL reads as its own where a name may stand: a name spelled so is quoted.
 CONTEXTUAL = frozenset("""table tables show explain if hash range billing mode provisioned demand gsi lsi
                           projecting keys include rcu wcu only stream new_and_old_images new_image old_image
-                          keys_only""".split())
+                          keys_only vector index dimensions filter cosine euclidean dot_product""".split())
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -36,6 +36,8 @@ def create_statement(table: dict) -> str:
     for kind, member in (("GSI", "GlobalSecondaryIndexes"), ("LSI", "LocalSecondaryIndexes")):
         for index in table.get(member) or []:
             lines.append("  " + index_clause(kind, index, types, provisioned=kind == "GSI" and not on_demand(table)))
+    for index in table.get("VectorIndexes") or []:
+        lines.append("  " + vector_clause(index, types))
     stream = table.get("StreamSpecification") or {}
     if stream.get("StreamEnabled"):
         lines.append(f"  STREAM {stream['StreamViewType']}")
@@ -49,6 +51,24 @@ def index_clause(kind: str, index: dict, types: dict, provisioned: bool) -> str:
     units = f" PROVISIONED {_units(index)}" if provisioned else ""
     return (f"{kind} ({name(index['IndexName'])} ON ({_keys(index['KeySchema'], types)}) "
             f"PROJECTING {_projection(index['Projection'])}{units})")
+
+
+VECTOR_MEMBERS = ("IndexName", "VectorAttribute", "Dimensions", "DistanceFunction", "Projection", "SearchSchema")
+
+
+def vector_clause(index: dict, types: dict) -> str:
+    """``VECTOR INDEX (name ON attribute DIMENSIONS n DISTANCE [HASH a TYPE] [FILTER b TYPE, …] PROJECTING …)``
+    of a vector index's description or request."""
+    schema = index.get("SearchSchema") or []
+    hashed = [e["AttributeName"] for e in schema if e["SearchSchemaElementType"] == "HASH"]
+    filters = [e["AttributeName"] for e in schema if e["SearchSchemaElementType"] == "INLINE_FILTER"]
+    parts = [f"VECTOR INDEX ({name(index['IndexName'])} ON {name(index['VectorAttribute']['AttributeName'])}",
+             f"DIMENSIONS {index['Dimensions']} {index['DistanceFunction']}"]
+    if hashed:
+        parts.append(f"HASH {name(hashed[0])} {DDL_TYPES[types[hashed[0]]]}")
+    if filters:
+        parts.append("FILTER " + ", ".join(f"{name(f)} {DDL_TYPES[types[f]]}" for f in filters))
+    return " ".join(parts) + f" PROJECTING {_projection(index['Projection'])})"
 
 
 def create_request(table: dict) -> dict:
@@ -67,6 +87,10 @@ def create_request(table: dict) -> dict:
         request["GlobalSecondaryIndexes"] = gsis
     if lsis:
         request["LocalSecondaryIndexes"] = lsis
+    vectors = [{member: index[member] for member in VECTOR_MEMBERS if member in index}
+               for index in table.get("VectorIndexes") or []]
+    if vectors:
+        request["VectorIndexes"] = vectors
     stream = table.get("StreamSpecification")
     if stream and stream.get("StreamEnabled"):
         request["StreamSpecification"] = stream

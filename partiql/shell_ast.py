@@ -78,6 +78,21 @@ class IndexDef(Node):
 
 
 @node
+class VectorIndexDef(Node):
+    """``VECTOR INDEX (name ON attribute DIMENSIONS n DISTANCE [HASH a TYPE] [FILTER b TYPE, …] PROJECTING …)``:
+    ``hash`` and each of ``filters`` is (name, type)."""
+
+    name: str
+    attribute: str
+    dimensions: int
+    distance: str
+    hash: Optional[tuple]
+    filters: tuple
+    projection: IndexProjection
+    span: Span
+
+
+@node
 class Stream(Node):
     """``view_type`` is DynamoDB's StreamViewType (`NEW_AND_OLD_IMAGES`, …)."""
 
@@ -95,6 +110,7 @@ class CreateTable(Statement):
     indexes: tuple[IndexDef, ...]
     span: Span
     stream: Optional[Stream] = None
+    vectors: tuple = ()  # VectorIndexDef
 
 
 @node
@@ -142,4 +158,18 @@ class DescribeTable(Statement):
 
 @node
 class ShowTables(Statement):
+    span: Span
+
+
+@node
+class CreateVectorIndex(Statement):
+    table: str
+    index: VectorIndexDef
+    span: Span
+
+
+@node
+class DropVectorIndex(Statement):
+    table: str
+    index: str
     span: Span

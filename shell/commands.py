@@ -21,8 +21,8 @@ from partiql.engine.throughput import MODES as THROUGHPUT_MODES
 from partiql.nearest import nearest_name
 
 from .config import FORMATS, SCAN_POLICIES, ConfigError
-from . import blocks, heat, helptext, knobs, tail
-from .diagnostics import ShellError
+from . import blocks, heat, helptext, knobs, tail, vector_search
+from .diagnostics import ShellError, local_only
 from .explain import render_description, render_tables
 from partiql.schema import create_request, create_statement
 from .formatting import literal
@@ -144,12 +144,6 @@ def _printable(text: str) -> bool:
 
 
 # ---------------------------------------------------------------- handlers
-
-def local_only(session, command: str) -> None:
-    """ShellError for a command that reads the local engine, when the shell runs on an endpoint."""
-    if session.db.remote:
-        raise ShellError(f"{command} works on a local database; this shell runs on {session.db.where}")
-
 
 def _setting(session, key: str, argument: str) -> None:
     """Show a setting, or change it from ``argument``."""
@@ -444,3 +438,4 @@ def _register_transfers() -> None:
 
 
 _register_transfers()
+command(".search", vector_search.USAGE, vector_search.SUMMARY, argument="table")(vector_search.run)

@@ -107,3 +107,9 @@ def error_fragments(error: Exception, statement: str, where: Where | None = None
     text, caret = caret_lines(statement, line, column, getattr(error, "length", None))
     return [("error", f"{head}{kind(error)} at {line}:{column}"), ("", f": {elided(message(error))}\n  {text}\n"),
             ("caret", f"  {caret}")]
+
+
+def local_only(session, command: str) -> None:
+    """ShellError for a command that reads the local engine, when the shell runs on an endpoint."""
+    if session.db.remote:
+        raise ShellError(f"{command} works on a local database; this shell runs on {session.db.where}")

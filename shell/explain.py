@@ -90,6 +90,19 @@ def _index_rows(table: dict, types: dict) -> list:
     return rows
 
 
+def _vector_rows(table: dict) -> list:
+    """A row per vector index: its vector (attribute × dimensions), distance, SearchSchema, projection, size."""
+    rows = []
+    for index in table.get("VectorIndexes") or []:
+        schema = ", ".join(f"{e['AttributeName']} {'HASH' if e['SearchSchemaElementType'] == 'HASH' else 'FILTER'}"
+                           for e in index.get("SearchSchema") or []) or "-"
+        status = "" if index.get("IndexStatus", "ACTIVE") == "ACTIVE" else f" ({index['IndexStatus']})"
+        rows.append([index["IndexName"] + status, f"{index['VectorAttribute']['AttributeName']} × {index['Dimensions']}",
+                     index["DistanceFunction"], schema, _projection(index), f"{index.get('ItemCount', 0):,}",
+                     human_bytes(index.get("IndexSizeBytes", 0))])
+    return rows
+
+
 def render_tables(descriptions: list) -> str:
     """``.tables``: each table's key, indexes and item count."""
     from tabulate import tabulate
@@ -166,6 +179,11 @@ def render_description(table: dict, layout: dict | None = None) -> str:
         lines += ["Indexes:", _indent(tabulate(indexes, headers=headers[:width], tablefmt="plain",
                                                disable_numparse=True,
                                                colalign=("left",) * 4 + ("right",) * (width - 4)))]
+    vectors = _vector_rows(table)
+    if vectors:
+        lines += ["Vector indexes:", _indent(tabulate(
+            vectors, headers=["name", "vector", "distance", "search schema", "projection", "items", "size"],
+            tablefmt="plain", disable_numparse=True, colalign=("left",) * 5 + ("right",) * 2))]
     layout = layout or {}
     spread, advice = layout.get("key_spread"), layout.get("advice")
     if spread:

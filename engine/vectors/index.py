@@ -29,11 +29,11 @@ CHUNK = 8192              # rows numpy converts to 64-bit floats at a time (boun
 class Entry:
     """An item's entry: its table key (ties order by it), vector, what the index holds of it, its bytes."""
 
-    __slots__ = ("key", "vector", "held", "size", "norm")
+    __slots__ = ("key", "vector", "held", "size", "square")
 
     def __init__(self, key: tuple, vector: array, held: dict, size: int):
         self.key, self.vector, self.held, self.size = key, vector, held, size
-        self.norm = math.sqrt(math.fsum(map(mul, vector, vector)))
+        self.square = math.fsum(map(mul, vector, vector))  # (its norm's square: cosine's denominator)
 
 
 class VectorIndex:
@@ -126,13 +126,13 @@ class VectorIndex:
         else:
             matrix = _matrix(np, entries, self.spec.dimensions)
         approximate = _approximate(np, self.spec.distance, matrix, np.asarray(q, dtype=np.float64),
-                                   [entry.norm for entry in entries])
+                                   [entry.square for entry in entries])
         if self.spec.distance == "DOT_PRODUCT":
             approximate = -approximate
         if len(entries) <= top:
             return entries
         kth = np.partition(approximate, top - 1)[top - 1]
-        scale = 1.0 + abs(float(kth)) + math.sqrt(math.fsum(x * x for x in q)) * max(e.norm for e in entries)
+        scale = 1.0 + abs(float(kth)) + math.sqrt(math.fsum(x * x for x in q) * max(e.square for e in entries))
         keep = np.nonzero(approximate <= kth + 1e-9 * scale)[0]
         return [entries[i] for i in keep]
 
@@ -145,7 +145,9 @@ def score(distance: str, q: list, entry: Entry) -> float:
     dot = math.fsum(map(mul, q, s))
     if distance == "DOT_PRODUCT":
         return dot
-    norms = math.sqrt(math.fsum(x * x for x in q)) * entry.norm
+    # why one square root of the product: an identical vector scores exactly 0 and an opposite one exactly 2
+    # (recorded), which the product of two roots misses by a rounding
+    norms = math.sqrt(math.fsum(x * x for x in q) * entry.square)
     if norms == 0:
         return 1.0  # (a zero vector on either side: captured)
     return min(2.0, max(0.0, 1.0 - dot / norms))
@@ -179,7 +181,7 @@ def _matrix(np, entries: list, dimensions: int):
                          dtype=np.float32).reshape(len(entries), dimensions)
 
 
-def _approximate(np, distance: str, matrix, q, norms: list):
+def _approximate(np, distance: str, matrix, q, squares: list):
     """Every row's score by numpy (64-bit, summed in its own order: within a hair of the exact one)."""
     out = np.empty(len(matrix), dtype=np.float64)
     for start in range(0, len(matrix), CHUNK):
@@ -189,7 +191,7 @@ def _approximate(np, distance: str, matrix, q, norms: list):
         else:
             out[start:start + CHUNK] = block @ q
     if distance == "COSINE":
-        denominators = np.asarray(norms) * float(np.sqrt(q @ q))
+        denominators = np.sqrt(np.asarray(squares) * float(q @ q))
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.where(denominators == 0, 1.0, np.clip(1.0 - out / denominators, 0.0, 2.0))
     return out

@@ -36,14 +36,15 @@ def _f32(x) -> float:
 
 
 def model_score(distance: str, q: list, s: list) -> float:
-    """The spec's formulas (§5.4 rule 4), in 64-bit floats of 32-bit components, sums exactly rounded."""
+    """The spec's formulas (§5.4 rule 4), in 64-bit floats of 32-bit components, sums exactly rounded (cosine's
+    denominator one square root: identical vectors score exactly 0, as recorded)."""
     q, s = [_f32(x) for x in q], [_f32(x) for x in s]
     if distance == "EUCLIDEAN":
         return math.sqrt(math.fsum((a - b) ** 2 for a, b in zip(q, s)))
     dot = math.fsum(a * b for a, b in zip(q, s))
     if distance == "DOT_PRODUCT":
         return dot
-    norms = math.sqrt(math.fsum(a * a for a in q)) * math.sqrt(math.fsum(b * b for b in s))
+    norms = math.sqrt(math.fsum(a * a for a in q) * math.fsum(b * b for b in s))
     return 1.0 if norms == 0 else min(2.0, max(0.0, 1.0 - dot / norms))
 
 
