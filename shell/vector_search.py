@@ -22,8 +22,9 @@ from partiql.engine.wire_values import from_wire, to_wire
 
 from .diagnostics import ShellError, local_only
 
-USAGE = "TABLE INDEX VECTOR|--like KEY [--top K] [--where J] [--project A] [--explain]"
-SUMMARY = "nearest items of a vector index (SearchVectors): results, scores and the bytes examined"
+USAGE = "TABLE INDEX VECTOR|--like KEY [--top K] [--where J] [--explain]"
+SUMMARY = ("nearest items of a vector index (SearchVectors): results, scores and the bytes examined; "
+           "--project A,B names the attributes returned")
 
 
 class _Parser(argparse.ArgumentParser):
