@@ -129,3 +129,16 @@ def test_the_orders_traffic_on_its_workbench_model_throttles_under_the_model_s_m
     assert late == place["throttled"]  # (every throttle came before a scale-out that arrived too late)
     assert any(text.startswith("autoscaling Orders write: its max (10) is under the 22 units") for text in
                found["advice"])
+
+
+def test_semantic_search_serves_every_search_inside_one_category():
+    """examples/semantic-search.toml (issue 36): searches confined by a HASH value, new products indexed as they
+    come; each search examines its category's entries, never the whole catalogue."""
+    from partiql.simulate import report, simulate
+
+    outcome = simulate(load(EXAMPLES / "semantic-search.toml"), duration=5)
+    search, add = report(outcome)["patterns"]
+    assert search["served"] == search["requested"] == 200 and add["served"] == add["requested"] == 25
+    index = outcome.db.engine.table("Products").vectors.index("ByEmbedding")
+    largest = max(sum(entry.size for entry in entries.values()) for entries in index.partitions.values())
+    assert index.count == 2025 and 1024 < search["vector_search_bytes"] / search["served"] <= largest
