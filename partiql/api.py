@@ -31,7 +31,7 @@ MEMORY = ":memory:"
 def connect(path: str | os.PathLike | None = None, *, durability: str = "normal",
             limits: Limits | None = None, throughput: str = "report", adaptive_capacity: bool = True,
             clock=None, scan_policy: str | None = None, read_only: bool = False, endpoint_url: str | None = None,
-            region: str | None = None, profile: str | None = None, realism=None):
+            region: str | None = None, profile: str | None = None, realism=None, index_timing: str = "instant"):
     """Open a database: in memory (``path`` None, or ``":memory:"`` as SQLite spells it) or a
     durable single file.
 
@@ -61,6 +61,8 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
 
     ``realism`` switches production behaviours on (off by default): a preset name, a TOML file or a dict
     (``partiql.engine.realism``: scripted faults, each logged as injected, on a seeded generator).
+    ``index_timing="realistic"`` walks vector indexes through DynamoDB's phases on the clock (allocation,
+    backfill, the search lag, DELETING: vector-search.md §3); "instant" (the default) makes them ACTIVE at once.
 
     ``scan_policy`` is what a full Scan does on this connection (see
     ``Connection.scan_policy``; default "allow"); it belongs to the connection,
@@ -85,10 +87,11 @@ def connect(path: str | os.PathLike | None = None, *, durability: str = "normal"
     scan_policy = scan_policy or "allow"
     check_switches(throughput, adaptive_capacity)  # before a file is opened
     _check_scan_policy(scan_policy)
-    if realism is not None:  # (off: the realism package, and tomllib with it, stays unloaded: start-up time)
-        from .engine.realism import realism_from
+    if realism is not None or index_timing != "instant":  # (off: the realism package, and tomllib with it,
+        from .engine.realism import realism_from, with_index_timing  # stays unloaded: start-up time)
 
-        realism = realism_from(realism)  # (before a file is opened: a mistake there opens nothing)
+        # (before a file is opened: a mistake there opens nothing)
+        realism = with_index_timing(None if realism is None else realism_from(realism), index_timing)
     resolve_clock(clock)
     if read_only and path is None:
         raise ValueError("read_only takes a database file: an in-memory database is always writable")

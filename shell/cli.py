@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="split provisioned throughput evenly over partitions (no adaptive capacity)")
     parser.add_argument("--realism", metavar="FILE|PRESET",
                         help="production behaviours: scripted faults from a TOML file (default: off)")
+    parser.add_argument("--index-timing", choices=("instant", "realistic"), default="instant",
+                        help="vector indexes ACTIVE at once (default) or through DynamoDB's phases on the clock")
     parser.add_argument("--endpoint-url", metavar="URL",
                         help="run on the DynamoDB at URL (partiql serve, DynamoDB Local, any endpoint)")
     parser.add_argument("--region", help="run on real DynamoDB in REGION (the usual AWS credential chain)")
@@ -177,7 +179,8 @@ def _connect(args) -> partiql.Connection:
 
 
 def _local_options(args) -> dict:
-    return dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions, realism=args.realism)
+    return dict(throughput=args.throughput, adaptive_capacity=not args.classic_partitions, realism=args.realism,
+                index_timing=args.index_timing)
 
 
 def _run(db, settings, args) -> int:

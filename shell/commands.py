@@ -111,6 +111,8 @@ def _meta_hints(session, error, argument: str) -> list:
         return [f"ALTER TABLE {name} SET STREAM NEW_AND_OLD_IMAGES; turns one on"]
     if getattr(error, "code", "") != "ResourceNotFoundException":
         return []
+    if name in session.db.table_names():  # (there, but not yet ACTIVE: realism's lifecycle, --index-timing)
+        return [f"{name} is there but not ACTIVE yet (DESCRIBE {name} says its status): try again in a while"]
     nearest = nearest_name(name, sorted(session.db.table_names()))
     found = [f"there is no table {name}: did you mean {nearest}?"] if nearest else []
     return found + [f"CREATE TABLE {name} PRIMARY KEY (pk STRING HASH) creates it (.help CREATE)"]

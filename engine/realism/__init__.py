@@ -11,6 +11,7 @@ dict or a preset name.
 
 from .faults import Rule
 from .model import Injected, Realism
-from .settings import PRESETS, RealismError, realism_from
+from .settings import INDEX_TIMINGS, PRESETS, RealismError, realism_from, with_index_timing
 
-__all__ = ["Injected", "PRESETS", "Realism", "RealismError", "Rule", "realism_from"]
+__all__ = ["INDEX_TIMINGS", "Injected", "PRESETS", "Realism", "RealismError", "Rule", "realism_from",
+           "with_index_timing"]

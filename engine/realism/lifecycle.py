@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 from ..errors import ResourceInUseException, ResourceNotFoundException, ValidationException
 from .consistency import key_of
 from .faults import plain
+from .vector_timing import VectorTiming
 
 NOT_FOUND = "Requested resource not found"
 ITEM_OPERATIONS = frozenset({"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
                              "BatchWriteItem", "TransactGetItems", "TransactWriteItems", "ExecuteStatement",
-                             "BatchExecuteStatement", "ExecuteTransaction"})
+                             "BatchExecuteStatement", "ExecuteTransaction", "SearchVectors"})
 READS = frozenset({"Query", "Scan", "ExecuteStatement"})
 TTL_TWICE = "Time to live has been modified multiple times within a fixed interval"
 TTL_NOT_NOW = "Time to live cannot be configured when table is in CREATING or DELETING state"
@@ -60,6 +61,7 @@ class Lifecycle:
     tables: dict = field(default_factory=dict)   # table -> when it is ACTIVE
     indexes: dict = field(default_factory=dict)  # (table, index) -> when it is ACTIVE
     deleting: dict = field(default_factory=dict)  # table -> (when it is gone, its DELETING description)
+    vectors: VectorTiming | None = None  # vector indexes' phases (index_timing "realistic"), or None
 
     def before(self, now: float, operation: str, request: dict, tables: list) -> dict | None:
         """The lifecycle's answer to a request before it runs: an error raised, a response (a DELETING table's),
@@ -85,6 +87,8 @@ class Lifecycle:
                 if operation == "DeleteTable":
                     raise ResourceInUseException(f"Attempt to change a resource which is still in use: Table is "
                                                  f"being created: {table}")
+        if self.vectors is not None:
+            self.vectors.before(now, operation, request, tables[0] if tables else None)
         index = request.get("IndexName")
         if operation in READS and tables and isinstance(index, str) and now < self.indexes.get((tables[0], index), 0):
             raise ValidationException(f"Cannot read from backfilling global secondary index: {index}")
@@ -93,6 +97,12 @@ class Lifecycle:
     def after(self, engine, now: float, operation: str, request: dict, response: dict) -> None:
         """Start the clocks of what the request created, and say each status as it is now."""
         name = plain(request.get("TableName"))
+        if self.vectors is not None:
+            self.vectors.after(now, operation, request, name)
+            if operation == "UpdateTable":
+                for index in (response.get("TableDescription") or {}).get("VectorIndexes") or []:
+                    if index.get("IndexStatus") == "DELETING":
+                        self.vectors.deleted(name, index, now)
         if operation == "CreateTable":
             self.tables[name] = now + self.create
         elif operation == "UpdateTable":
@@ -128,6 +138,8 @@ class Lifecycle:
         for index in description.get("GlobalSecondaryIndexes") or []:
             if now < self.indexes.get((name, index["IndexName"]), 0.0):
                 index["IndexStatus"], index["Backfilling"] = "CREATING", True
+        if self.vectors is not None:
+            self.vectors.statuses(description, now)
 
     def _ttl_status(self, table: str, description: dict, now: float) -> None:
         done, enabled, attribute = self.ttls.get(table, (0.0, None, None))

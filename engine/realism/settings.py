@@ -33,6 +33,7 @@ from .faults import ERRORS, REASONS, THROTTLES, Rule
 from .conflicts import Conflicts
 from .consistency import Consistency
 from .lifecycle import Lifecycle
+from .vector_timing import REALISTIC, VectorTiming
 from .model import Realism
 
 # (model) figures: tables CREATING 15 s, new GSIs 15 s before a backfill of 3,000 items a second, tables DELETING
@@ -45,7 +46,8 @@ AWS_LIFECYCLE = {"create": 15.0, "index": 15.0, "backfill": 3000.0, "delete": 15
 AWS_CONSISTENCY = {"window": 1.0, "stale": 0.1, "gsi_lag": 0.5}
 AWS_TRANSACTIONS = {"duration": 0.03}
 PRESETS = {"off": lambda: None,
-           "aws": lambda: Realism(source="the aws preset", lifecycle=Lifecycle(**AWS_LIFECYCLE),
+           "aws": lambda: Realism(source="the aws preset",
+                                  lifecycle=Lifecycle(**AWS_LIFECYCLE, vectors=VectorTiming(**REALISTIC)),
                                   consistency=Consistency(**AWS_CONSISTENCY),
                                   conflicts=Conflicts(**AWS_TRANSACTIONS))}
 TOP = ("seed", "fault", "lifecycle", "consistency", "transactions")
@@ -182,3 +184,22 @@ def _share(value, where: str) -> float:
             or not 0 <= value <= 1:
         raise RealismError(f"{where} takes a share from 0 to 1, not {value!r}")
     return float(value)
+
+
+INDEX_TIMINGS = ("instant", "realistic")
+
+
+def with_index_timing(realism, timing: str):
+    """``realism`` (a Realism or None) with vector indexes' phases on the clock when ``timing`` is "realistic"
+    (vector-search.md §1: ``index_timing``; "instant", the default, changes nothing); ValueError for another."""
+    if timing not in INDEX_TIMINGS:
+        raise ValueError(f"index_timing takes {' or '.join(INDEX_TIMINGS)}, not {timing!r}")
+    if timing == "instant":
+        return realism
+    if realism is None:
+        realism = Realism(source="index timing realistic")
+    if realism.lifecycle is None:
+        realism.lifecycle = Lifecycle(seed=realism.seed)
+    if realism.lifecycle.vectors is None:
+        realism.lifecycle.vectors = VectorTiming(**REALISTIC)
+    return realism

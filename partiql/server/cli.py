@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--realism", metavar="FILE|PRESET",
                         help="production behaviours: scripted faults from a TOML file, each injected one logged "
                         "(default: off)")
+    parser.add_argument("--index-timing", choices=("instant", "realistic"), default="instant",
+                        help="vector indexes: ACTIVE at once (instant, default) or through DynamoDB's phases on the "
+                             "clock: allocation, backfill, the search lag, DELETING (realistic)")
     parser.add_argument("--drain", type=float, default=DRAIN_SECONDS, metavar="SECONDS",
                         help=f"on SIGINT/SIGTERM, seconds to let open requests finish before their connections "
                              f"are closed (default: {DRAIN_SECONDS:g}; a second signal stops at once)")
@@ -75,7 +78,8 @@ def main(argv: list, stdout=None, stderr=None) -> int:
         parser.error("--drain takes a number of seconds, 0 or more")
     try:
         db = partiql.connect(args.database, throughput=args.throughput,
-                             adaptive_capacity=not args.classic_partitions, realism=args.realism)
+                             adaptive_capacity=not args.classic_partitions, realism=args.realism,
+                             index_timing=args.index_timing)
     except RealismError as error:
         print(f"partiql serve: --realism: {error}", file=stderr)
         return 1
