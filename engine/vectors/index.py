@@ -8,7 +8,8 @@ the table key. The table's one write path tells the index what each committed wr
 The search scores every candidate of the HASH value (exact, spec §1 rule 2, model): in 64-bit floats from
 the stored 32-bit ones, sums exactly rounded (``math.fsum``) so the result is the same whichever way the
 candidates were found. With numpy installed and a partition past ``NUMPY_FROM`` entries, numpy scores the
-candidates first and only those within a margin of the k-th are scored exactly again (the same answer:
+candidates first in 32-bit floats (one BLAS call) and only those within the rounding bound of the k-th are
+scored exactly (the same answer:
 ``tests/vectors`` holds both ways to a brute-force ranking; ``bench/vectors.py`` measures what it pays).
 """
 
@@ -23,7 +24,6 @@ from .values import F32_MAX, f32_vector
 
 NUMPY_FROM = 512          # candidates from which numpy scores first (bench/vectors.py)
 WRITE_FLOOR = 1024        # VectorWriteRequestBytes of one index, at least (§6.3 rule 2)
-CHUNK = 8192              # rows numpy converts to 64-bit floats at a time (bounded memory)
 
 
 class Entry:
@@ -116,24 +116,35 @@ class VectorIndex:
         return [(_reported(value), entry) for value, entry in scored[:top]]
 
     def _shortlist(self, entries: list, q: list, top: int, hash_value, whole: bool) -> list:
-        """The entries numpy scores within a margin of the ``top``-th best: a superset of the exact answer's."""
+        """The entries whose numpy score (32-bit dot products: one BLAS call) is within the 32-bit rounding bound
+        of the ``top``-th best: a superset of the exact answer's, which ``nearest`` scores exactly."""
         np = _numpy()
-        if whole:
-            cached = self._matrices.get(hash_value)
-            if cached is None:
-                cached = self._matrices[hash_value] = (entries, _matrix(np, entries, self.spec.dimensions))
-            entries, matrix = cached
-        else:
-            matrix = _matrix(np, entries, self.spec.dimensions)
-        approximate = _approximate(np, self.spec.distance, matrix, np.asarray(q, dtype=np.float64),
-                                   [entry.square for entry in entries])
-        if self.spec.distance == "DOT_PRODUCT":
-            approximate = -approximate
+        cached = self._matrices.get(hash_value) if whole else None
+        if cached is None:
+            cached = (entries, _matrix(np, entries, self.spec.dimensions),
+                      np.fromiter((entry.square for entry in entries), dtype=np.float64, count=len(entries)))
+            if whole:
+                self._matrices[hash_value] = cached
+        entries, matrix, squares = cached
         if len(entries) <= top:
             return entries
-        kth = np.partition(approximate, top - 1)[top - 1]
-        scale = 1.0 + abs(float(kth)) + math.sqrt(math.fsum(x * x for x in q) * max(e.square for e in entries))
-        keep = np.nonzero(approximate <= kth + 1e-9 * scale)[0]
+        dots = (matrix @ np.asarray(q, dtype=np.float32)).astype(np.float64)
+        qq = math.fsum(x * x for x in q)
+        # why this margin: a d-term dot product of 32-bit floats is within d·2^-23·|q||s| of the exact one
+        # (recursive summation's bound, doubled); a candidate outside it cannot be among the exact first ``top``
+        error = len(q) * 2.0 ** -23 * math.sqrt(qq * float(squares.max())) + 1e-300
+        distance = self.spec.distance
+        if distance == "COSINE":
+            norms = np.sqrt(squares * qq)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                keys = np.where(norms == 0, 1.0, 1.0 - dots / norms)
+            margin = len(q) * 2.0 ** -23 + 1e-12
+        elif distance == "DOT_PRODUCT":
+            keys, margin = -dots, error
+        else:  # EUCLIDEAN, by the squared distance (no square root to amplify the error near 0)
+            keys, margin = squares - 2.0 * dots + qq, 2.0 * error
+        kth = np.partition(keys, top - 1)[top - 1]
+        keep = np.nonzero(keys <= kth + 2.0 * margin)[0]
         return [entries[i] for i in keep]
 
 
@@ -179,19 +190,3 @@ def _numpy():
 def _matrix(np, entries: list, dimensions: int):
     return np.frombuffer(b"".join(entry.vector.tobytes() for entry in entries),
                          dtype=np.float32).reshape(len(entries), dimensions)
-
-
-def _approximate(np, distance: str, matrix, q, squares: list):
-    """Every row's score by numpy (64-bit, summed in its own order: within a hair of the exact one)."""
-    out = np.empty(len(matrix), dtype=np.float64)
-    for start in range(0, len(matrix), CHUNK):
-        block = matrix[start:start + CHUNK].astype(np.float64)
-        if distance == "EUCLIDEAN":
-            out[start:start + CHUNK] = np.sqrt(((block - q) ** 2).sum(axis=1))
-        else:
-            out[start:start + CHUNK] = block @ q
-    if distance == "COSINE":
-        denominators = np.sqrt(np.asarray(squares) * float(q @ q))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.where(denominators == 0, 1.0, np.clip(1.0 - out / denominators, 0.0, 2.0))
-    return out

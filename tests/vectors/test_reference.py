@@ -122,3 +122,28 @@ def test_search_is_the_brute_force_ranking(monkeypatch, numpy_first, items, sear
             assert all("embedding" not in r["Item"] for r in answer)
     finally:
         db.close()
+
+
+WIDE = st.lists(st.integers(-10_000, 10_000).map(lambda n: n / 10_000), min_size=48, max_size=48)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(vectors=st.lists(WIDE, min_size=30, max_size=120), query=WIDE, top=st.integers(1, 10),
+       distance=st.sampled_from(DISTANCES))
+def test_numpys_shortlist_keeps_the_exact_answer_of_wide_vectors(monkeypatch, vectors, query, top, distance):
+    """48 dimensions of four-decimal components: numpy's 32-bit shortlist must hold every one of the exact first
+    ``top`` (its rounding bound), whatever their scores' spacing."""
+    pytest.importorskip("numpy", reason="numpy is not installed: the shortlist is never used")
+    monkeypatch.setattr(vector_index_module, "NUMPY_FROM", 0)
+    db = partiql.connect(throughput="off")
+    client = partiql.client(db)
+    client.create_table(**table("Wide", [vector_index("wide", dimensions=48, distance=distance)]))
+    for n, numbers in enumerate(vectors):
+        client.put_item(TableName="Wide", Item={"pk": {"S": f"k{n:03}"}, "embedding": vec(*numbers)})
+    answer = client.search_vectors(TableName="Wide", IndexName="wide", SearchVector=search_vector(*query),
+                                   TopK=top)["SearchResults"]
+    items = [{"vector": numbers, "tenant": None, "colour": None} for numbers in vectors]
+    expected = model_search(items, {"query": query, "top": top, "colour": None, "tenant": None,
+                                    "distance": distance}, False)
+    assert [(r["Item"]["pk"]["S"], r["Score"]) for r in answer] == expected
+    db.close()
