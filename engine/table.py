@@ -171,7 +171,7 @@ class Table:
                 consumed.index(change.index.name, change.index.kind).write += change.units
         if self.has_vectors:  # (a vector is billed at 4 bytes a dimension: vector-search.md §4.4)
             units = write_units(max(self.vectors.billed(old), self.vectors.billed(new)))
-            self.vectors.prepare(mutation, consumed)
+            self.vectors.prepare(mutation, consumed, update)
         else:
             units = self._table_write_units(old, new)
         consumed.table.write += units * (2 if transactional else 1)

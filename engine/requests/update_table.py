@@ -228,6 +228,7 @@ def _plan_create_gsi(plan: _Update, action: dict) -> None:
     if plan.index(name) is not None:
         # INF: ALT pins only "already exists".
         raise ValidationException(INVALID + f"Index already exists: {name}")
+    vectors.gsi_key_problem(plan.spec, action, plan.request)
     throughput = action.get("ProvisionedThroughput")
     problem = gsi_throughput_problem(name, throughput, plan.mode)
     if not problem and sum(index.is_global for index in plan.indexes) >= limits.MAX_GSIS:

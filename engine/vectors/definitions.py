@@ -160,3 +160,15 @@ def plan_updates(plan) -> None:
     if plan.spec.vectors and plan.mode != "PAY_PER_REQUEST":
         raise ValidationException(M.PROVISIONED_REFUSED)
     plan.vectors = vectors
+
+
+def gsi_key_problem(spec, action: dict, request: dict) -> None:
+    """A GSI Create keyed on an attribute a vector index reads: DynamoDB's "cannot be redefined" (§2.4,
+    captured), naming the vector and the key element."""
+    types = {d["AttributeName"]: d["AttributeType"] for d in request.get("AttributeDefinitions", ())}
+    for element in action["KeySchema"]:
+        index = next((v for v in spec.vectors if v.attribute == element["AttributeName"]), None)
+        if index is not None:
+            raise ValidationException(M.REDEFINED.format(
+                attribute=index.attribute, dimensions=index.dimensions, type=types.get(index.attribute, "S"),
+                key_type=element["KeyType"]))

@@ -43,11 +43,12 @@ class TableVectors:
                 size += utf8_len(attribute) + 4 * dimensions - item_size({attribute: item[attribute]})
         return size
 
-    def prepare(self, mutation, consumed) -> None:
-        """Check the write's vector and SearchSchema values; note each index's change and charge it."""
+    def prepare(self, mutation, consumed, update=None) -> None:
+        """Check the write's vector and SearchSchema values (``update``: the UpdateExpression that made it); note
+        each index's change and charge it."""
         new = mutation.new
         if new is not None:
-            check_item(self.table.spec.vectors, new.item)
+            check_item(self.table.spec.vectors, new.item, update is not None)
         key = (mutation.pk,) + (mutation.sort or ())
         changes = []
         for spec in self.table.spec.vectors:

@@ -24,6 +24,9 @@ ALREADY_EXISTS = "Attempting to create an index which already exists"
 ONLINE_LIMIT = "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"
 INDEX_NOT_FOUND = "Requested resource not found: Index {} for table {}"
 PROVISIONED_REFUSED = INVALID + "Tables with vector indexes must be in PAY_PER_REQUEST mode"
+REDEFINED = (INVALID + "Attributes cannot be redefined. Please check that your attribute has the same type as "
+             "previously defined. Existing schema: VectorIndexSchema:[VectorAttribute: key{{{attribute}:L:"
+             "{dimensions}}}] New schema: Schema:[SchemaElement: key{{{attribute}:{type}:{key_type}}}]")
 # (model) texts of §2.3 / §2.4
 PROJECTED_LIMIT = INVALID + "Number of projected attributes in vector index {} exceeds the limit of 20"
 FILTER_LIMIT = INVALID + "Number of INLINE_FILTER elements in SearchSchema exceeds the limit of 18"
@@ -34,10 +37,15 @@ WRITE = "One or more parameter values were invalid. "
 WRONG_SIZE = WRITE + "Invalid size for parameter {attribute}, Expected: {expected}, Actual: {actual} IndexName: {index}"
 WRONG_ELEMENT = (WRITE + "Invalid type for parameter {attribute}[{position}], Expected: 32-bit floating point number, "
                  "Actual: {actual}. IndexName: {index}")
-NOT_A_LIST = WRITE + "Invalid type for parameter {attribute}, Expected: 32-bit floating point number list IndexName: {index}"
+NOT_A_LIST = (WRITE + "Invalid type for parameter {attribute}, Expected: 32-bit floating point number list "
+              "IndexName: {index}")
 OUT_OF_RANGE = (WRITE + "Invalid value for parameter {attribute}[{position}], Value: {value} is outside valid range "
                 "[-3.4028235E38, 3.4028235E38]. IndexName: {index}")
-SCHEMA_TYPE = WRITE + "Attribute '{attribute}' type mismatch. Expected: {expected}, Actual: {actual}. IndexName: {index}"
+SCHEMA_TYPE = (WRITE + "Attribute '{attribute}' type mismatch. Expected: {expected}, Actual: {actual}. "
+               "IndexName: {index}")
+UPDATE_EMPTY_HASH = ("One or more parameter values are not valid. The update expression attempted to update a "
+                     "secondary index key to a value that is not supported. The AttributeValue for a key attribute "
+                     "cannot contain an empty {kind} value.")
 SCHEMA_EMPTY = ("One or more parameter values are not valid. A value specified for a secondary index key is not "
                 "supported. The AttributeValue for a key attribute cannot contain an empty {kind} value. "
                 "IndexName: {index}, IndexKey: {attribute}")
@@ -63,7 +71,8 @@ MISSING_FIELD = "missing field `{}` at line 1 column {}"
 NULL_MEMBER = "invalid type: null, expected {} at line 1 column {}"
 # (model) texts of §5.5
 EMPTY_EXPRESSION = EXPRESSION + "The expression can not be empty;"
-TOP_K_MIN = "1 validation error detected: Value '{}' at 'topK' failed to satisfy constraint: Member must have value greater than or equal to 1"
+TOP_K_MIN = ("1 validation error detected: Value '{}' at 'topK' failed to satisfy constraint: Member must have "
+             "value greater than or equal to 1")
 
 # Other operations naming a vector index (§8)
 QUERY_REFUSED = "Query operation not supported on this index type."

@@ -62,25 +62,28 @@ def check_vector(index, value) -> None:
                                                       actual=len(value), index=name))
 
 
-def check_schema_value(index, name: str, expected: str, value, is_hash: bool) -> None:
-    """A write's value of a SearchSchema attribute: the declared type; a HASH value not empty (§4.2)."""
+def check_schema_value(index, name: str, expected: str, value, is_hash: bool, updating: bool = False) -> None:
+    """A write's value of a SearchSchema attribute: the declared type; a HASH value not empty (§4.2; an
+    UpdateExpression's empty value in the update's words)."""
     actual = type_of(value)
     if actual != expected:
         raise ValidationException(M.SCHEMA_TYPE.format(attribute=name, expected=expected, actual=actual,
                                                        index=index.name))
     if is_hash and type(value) in (str, bytes) and not value:
-        raise ValidationException(M.SCHEMA_EMPTY.format(kind="string" if actual == "S" else "binary",
-                                                        index=index.name, attribute=name))
+        kind = "string" if actual == "S" else "binary"
+        if updating:
+            raise ValidationException(M.UPDATE_EMPTY_HASH.format(kind=kind))
+        raise ValidationException(M.SCHEMA_EMPTY.format(kind=kind, index=index.name, attribute=name))
 
 
-def check_item(vectors: tuple, item: dict) -> None:
+def check_item(vectors: tuple, item: dict, updating: bool = False) -> None:
     """Every vector index's attributes an item holds, index by index in DescribeTable order, the vector first
-    (§4.2 notes: model)."""
+    (§4.2 notes: model); ``updating``: the item an UpdateExpression made."""
     for index in vectors:
         if index.attribute in item:
             check_vector(index, item[index.attribute])
         if index.hash is not None and index.hash[0] in item:
-            check_schema_value(index, *index.hash, item[index.hash[0]], True)
+            check_schema_value(index, *index.hash, item[index.hash[0]], True, updating)
         for name, expected in index.filters:
             if name in item:
                 check_schema_value(index, name, expected, item[name], False)

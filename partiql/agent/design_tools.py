@@ -77,7 +77,8 @@ def _summary(found: dict) -> list:
 
 def _undeclared(outcomes: list) -> list:
     return sorted({pattern.name for outcome in outcomes
-                   for pattern, plan in zip(outcome.workload.patterns, outcome.planned) if plan.scan and not plan.meant})
+                   for pattern, plan in zip(outcome.workload.patterns, outcome.planned)
+                   if plan.scan and not plan.meant})
 
 
 @tool("simulate", "Run a workload (access patterns with rates, on its tables) on a virtual clock with DynamoDB's "
@@ -98,7 +99,8 @@ def simulate(desk, arguments: dict) -> Answer:
 
 
 @tool("compare_designs", f"Run the same workload against 2 to {MAX_DESIGNS} designs (each its CREATE TABLE "
-      "statements, and changes to the workload's patterns: a sharded key's statement or params) and compare them: requests served, throttles and why, "
+      "statements, and changes to the workload's patterns: a sharded key's statement or params) and compare "
+      "them: requests served, throttles and why, "
       "capacity, cost per million requests and a month.",
       {"workload": WORKLOAD, "path": PATH,
        "designs": {"type": "array", "minItems": 2, "maxItems": MAX_DESIGNS, "items": {

@@ -170,7 +170,8 @@ def test_a_batch_answers_each_statement_and_a_transaction_all_or_none(agent, sho
         {"statement": "INSERT INTO Orders VALUE {'customer': 'c8', 'placed': 1}"},
         {"statement": "UPDATE Orders SET total = 1 WHERE customer = 'c1' AND placed = 1"}]})
     assert [entry["access_path"] for entry in data["transaction"]] == ["PutItem on Orders", "UpdateItem on Orders"]
-    _, data = agent.ok("execute", {"statement": "SELECT total FROM Orders WHERE customer IN ['c1', 'c8'] AND placed = 1"})
+    _, data = agent.ok("execute", {"statement": "SELECT total FROM Orders WHERE customer IN ['c1', 'c8'] "
+                                                "AND placed = 1"})
     assert data["items"] == [{"total": {"N": "1"}}, {}]  # the update ran; c8 has no total
     agent.ok("execute", {"statement": "DELETE FROM Orders WHERE customer = 'c8' AND placed = 1"})
     agent.ok("execute", {"statement": "UPDATE Orders SET total = 7.5 WHERE customer = 'c1' AND placed = 1"})

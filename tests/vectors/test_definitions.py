@@ -58,7 +58,11 @@ CREATE_ROWS = [
                  INVALID + "Number of INLINE_FILTER elements in SearchSchema exceeds the limit of 18", id="19 filters"),
     pytest.param(table("VEtable", [vector_index("vix", projection={
         "ProjectionType": "INCLUDE", "NonKeyAttributes": [f"a{n}" for n in range(20)]})]),
-                 INVALID + "Number of projected attributes in vector index vix exceeds the limit of 20", id="21 projected"),
+                 INVALID + "Number of projected attributes in vector index vix exceeds the limit of 20",
+                 id="21 projected"),
+    pytest.param(table("VEtable", [{k: v for k, v in V.items() if k != "Dimensions"}]),
+                 "1 validation error detected: Value null at 'vectorIndexes.1.member.dimensions' failed to satisfy "
+                 "constraint: Member must not be null", id="a required member missing"),
     pytest.param(table("VEtable", [V], {"unused": "S"}),
                  INVALID + "Some AttributeDefinitions are not used. AttributeDefinitions: [pk, unused], keys used: "
                  "[pk]", id="definition unused"),
@@ -81,7 +85,8 @@ def test_create_table_refuses_as_dynamodb_does(client, request_, message):
 ])
 def test_create_table_accepts_the_limits(client, request_):
     described = client.create_table(**request_)["TableDescription"]
-    assert [index["IndexStatus"] for index in described["VectorIndexes"]] == ["CREATING"] * len(request_["VectorIndexes"])
+    statuses = [index["IndexStatus"] for index in described["VectorIndexes"]]
+    assert statuses == ["CREATING"] * len(request_["VectorIndexes"])
 
 
 def test_describe_table_lists_them_as_created(ve):
@@ -130,6 +135,13 @@ UPDATE_ROWS = [
                       "IndexName": "plain", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
                       "Projection": {"ProjectionType": "ALL"}}}]}, "ValidationException",
                  "Attempting to create an index which already exists", id="GSI named like it"),
+    pytest.param({"AttributeDefinitions": [{"AttributeName": "embedding", "AttributeType": "S"}],
+                  "GlobalSecondaryIndexUpdates": [{"Create": {
+                      "IndexName": "byv", "KeySchema": [{"AttributeName": "embedding", "KeyType": "HASH"}],
+                      "Projection": {"ProjectionType": "ALL"}}}]}, "ValidationException",
+                 INVALID + "Attributes cannot be redefined. Please check that your attribute has the same type as "
+                 "previously defined. Existing schema: VectorIndexSchema:[VectorAttribute: key{embedding:L:3}] New "
+                 "schema: Schema:[SchemaElement: key{embedding:S:HASH}]", id="GSI on the vector"),
     pytest.param({"VectorIndexUpdates": [_create(Dimensions=4)]}, "ValidationException",
                  INVALID + "Conflicting attribute definition for 'embedding'. All VectorIndexes on the same vector "
                  "attribute must use the same dimensions.", id="create breaking a rule"),

@@ -116,7 +116,8 @@ def test_search_is_the_brute_force_ranking(monkeypatch, numpy_first, items, sear
                 members = {"SearchConditionExpression": " AND ".join(f"{n} = :{n}" for n, _ in terms),
                            "ExpressionAttributeValues": {f":{n}": {"S": v} for n, v in terms}}
             answer = client.search_vectors(
-                TableName="Refhash" if hashed else "Refall", IndexName=f"{search['distance'].lower()}-{'hash' if hashed else 'all'}",
+                TableName="Refhash" if hashed else "Refall",
+                IndexName=f"{search['distance'].lower()}-{'hash' if hashed else 'all'}",
                 SearchVector=search_vector(*search["query"]), TopK=search["top"], **members)["SearchResults"]
             assert [(r["Item"]["pk"]["S"], r["Score"]) for r in answer] == model_search(items, search, hashed)
             assert all("embedding" not in r["Item"] for r in answer)

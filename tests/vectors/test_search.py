@@ -73,6 +73,9 @@ REFUSED = [
     pytest.param("plain", {"SearchVector": V3, "TopK": 1, "ExpressionAttributeValues": {":t": {"S": "a"}}},
                  "ExpressionAttributeValues can only be specified when using expressions: SearchConditionExpression is "
                  "null", id="values without an expression"),
+    pytest.param("plain", {"SearchVector": V3, "TopK": 1, "ReturnConsumedCapacity": "ALL"},
+                 "1 validation error detected: Value 'ALL' at 'returnConsumedCapacity' failed to satisfy constraint: "
+                 "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]", id="capacity enum"),
     pytest.param("plain", {"SearchVector": V3, "TopK": 1, "SearchConditionExpression": ""},
                  "Invalid SearchConditionExpression: The expression can not be empty;", id="empty expression"),
 ]
@@ -96,7 +99,8 @@ def test_a_missing_table_is_not_found(client):
     ({"TopK": None}, "SerializationException", "invalid type: null, expected i32 at line 1 column "),
     ({"TopK": 3.5}, "SerializationException", "invalid type: floating point `3.5`, expected i32 at line 1 column "),
     ({"TableName": "<absent>"}, "ValidationException", "missing field `TableName` at line 1 column "),
-    ({"TableName": "<absent>", "IndexName": "ab"}, "ValidationException", "missing field `TableName` at line 1 column "),
+    ({"TableName": "<absent>", "IndexName": "ab"}, "ValidationException",
+     "missing field `TableName` at line 1 column "),
 ])
 def test_the_strict_deserialiser_answers_first(members, kind, words):
     db = partiql.connect()
@@ -175,10 +179,12 @@ def test_search_capacity_is_bytes_alone(vs):
 
 def test_keys_only_and_include_hold_what_they_say(client):
     client.create_table(**table("Projected", [
-        vector_index("keys", projection={"ProjectionType": "KEYS_ONLY"}, schema=[("t", "HASH"), ("f", "INLINE_FILTER")]),
+        vector_index("keys", projection={"ProjectionType": "KEYS_ONLY"},
+                     schema=[("t", "HASH"), ("f", "INLINE_FILTER")]),
         vector_index("some", projection={"ProjectionType": "INCLUDE", "NonKeyAttributes": ["label"]})],
         {"t": "S", "f": "S"}))
-    client.put_item(TableName="Projected", Item={"pk": {"S": "a"}, "t": {"S": "x"}, "f": {"S": "y"}, "label": {"S": "l"},
+    client.put_item(TableName="Projected", Item={"pk": {"S": "a"}, "t": {"S": "x"}, "f": {"S": "y"},
+                                                 "label": {"S": "l"},
                                                  "extra": {"S": "o"}, "embedding": vec(1, 2, 3)})
     keys = client.search_vectors(TableName="Projected", IndexName="keys", SearchVector=V3, TopK=1,
                                  SearchConditionExpression="t = :t AND f = :f",

@@ -38,6 +38,16 @@ REFUSED = [
 ]
 
 
+def test_an_update_emptying_the_hash_attribute_says_so_in_the_updates_words(ve):
+    ve.put_item(TableName="VEtable", Item={"pk": {"S": "u"}, "tenant": {"S": "t"}, "embedding": vec(1, 0, 0)})
+    assert error_of(lambda: ve.update_item(TableName="VEtable", Key={"pk": {"S": "u"}},
+                                           UpdateExpression="SET tenant = :e",
+                                           ExpressionAttributeValues={":e": {"S": ""}})) == (
+        "ValidationException", "One or more parameter values are not valid. The update expression attempted to update "
+        "a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot "
+        "contain an empty string value.")
+
+
 @pytest.mark.parametrize("attributes, message", REFUSED)
 def test_a_write_the_index_cannot_hold_is_refused_whole(ve, attributes, message):
     item = {"pk": {"S": "bad"}, **attributes}
