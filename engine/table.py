@@ -293,7 +293,7 @@ class Table:
         """A committed item's index entries and collection size."""
         for change in mutation.changes:
             self._apply_index_change(change)
-        if mutation.vector_changes:
+        if self.has_vectors:
             self.vectors.commit(mutation)
         if self.has_lsis:
             total = self.collection_bytes.get(mutation.pk, 0) + self._collection_delta(mutation)
@@ -398,8 +398,10 @@ class Table:
 
     @property
     def size_bytes(self) -> int:
-        """Bytes of the table's items (LSI entries live in its partitions but are not counted)."""
-        return self.store.space_stats(MAIN)[1]
+        """Bytes of the table's items (LSI entries live in its partitions but are not counted); a vector an
+        index reads counted at 4 bytes a dimension (vector-search.md §4.4 rule 2)."""
+        stored = self.store.space_stats(MAIN)[1]
+        return stored + self.vectors.billing_delta() if self.has_vectors else stored
 
     def index_stats(self, index: IndexSpec) -> tuple[int, int]:
         """(item count, bytes) of an index."""

@@ -285,6 +285,25 @@ def _faults(session, argument: str) -> None:
         session.notice(f"  {line}")
 
 
+@command(".index_timing", "[instant|realistic]", "show or set how vector indexes are created and deleted: ACTIVE at "
+         "once (instant) or through DynamoDB's phases on the clock (realistic)", argument=("instant", "realistic"))
+def _index_timing(session, argument: str) -> None:
+    local_only(session, ".index_timing")
+    from partiql.engine.realism import with_index_timing
+
+    engine = session.db.engine
+    if argument:
+        try:
+            engine.realism = with_index_timing(engine.realism, argument.strip())
+        except ValueError as error:
+            raise ShellError(str(error)) from None
+        if argument.strip() == "instant" and engine.realism is not None and engine.realism.lifecycle is not None:
+            engine.realism.lifecycle.vectors = None
+    lifecycle = getattr(engine.realism, "lifecycle", None)
+    realistic = lifecycle is not None and lifecycle.vectors is not None
+    session.notice(f"index timing: {'realistic' if realistic else 'instant'}")
+
+
 @command(".heat", "TABLE [INDEX]", "a table's (or GSI's) partitions over the last seconds: load against their "
          "ceilings, throttles, top keys, advice (a local or served file)", argument="table")
 def _heat(session, argument: str) -> None:

@@ -16,6 +16,7 @@ class TableVectors:
     def __init__(self, table):
         self.table = table
         self.built: dict = {}  # name -> VectorIndex, for the indexes built so far
+        self._delta = None     # (the spec it was counted for, Σ billed − stored sizes of the items) or None
 
     def index(self, name: str) -> VectorIndex:
         """The index ``name`` of the table's spec, built from the table's items if it is not yet."""
@@ -43,6 +44,18 @@ class TableVectors:
                 size += utf8_len(attribute) + 4 * dimensions - item_size({attribute: item[attribute]})
         return size
 
+    def billing_delta(self) -> int:
+        """How much the items' billed sizes exceed their stored ones (a vector at 4 bytes a dimension instead of
+        its numbers: usually less), counted from the items once per spec, then kept by ``commit``."""
+        spec = self.table.spec
+        if self._delta is None or self._delta[0] is not spec:
+            total = sum(self._excess(record) for record in self.table.store.scan(MAIN))
+            self._delta = (spec, total)
+        return self._delta[1]
+
+    def _excess(self, record) -> int:
+        return 0 if record is None else self.billed(record) - record.size
+
     def prepare(self, mutation, consumed, update=None) -> None:
         """Check the write's vector and SearchSchema values (``update``: the UpdateExpression that made it); note
         each index's change and charge it."""
@@ -63,7 +76,10 @@ class TableVectors:
         mutation.vector_changes = changes
 
     def commit(self, mutation) -> None:
-        """Apply a committed write's changes to the indexes built so far (the others build from the items)."""
+        """Apply a committed write's changes to the indexes built so far (the others build from the items), and
+        its items' billed sizes to the table's."""
+        if self._delta is not None and self._delta[0] is self.table.spec:
+            self._delta = (self._delta[0], self._delta[1] + self._excess(mutation.new) - self._excess(mutation.old))
         for name, before, after in mutation.vector_changes:
             found = self.built.get(name)
             if found is not None and found.spec is self.table.spec.vector(name):

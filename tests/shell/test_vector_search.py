@@ -105,3 +105,10 @@ def test_search_is_local_only(make_session):
     session.db = Remote()
     session.run_one(".search Products ByEmbedding [1, 0, 0]")
     assert ".search works on a local database" in streams.err.getvalue()
+
+
+def test_index_timing_is_shown_and_set(make_session):
+    _, err = _run(make_session, [".index_timing", ".index_timing realistic", ".index_timing", ".index_timing slow",
+                                 ".index_timing instant"], statements=())
+    assert err.splitlines() == ["index timing: instant", "index timing: realistic", "index timing: realistic",
+                                "index_timing takes instant or realistic, not 'slow'", "index timing: instant"]

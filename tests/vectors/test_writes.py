@@ -139,3 +139,14 @@ def test_reads_and_the_item_limit_size_the_vector_by_its_numbers(vc):
     _put(vc, pk="g0", sixdimvec=vec(*[W] * 6), pad="x" * 409_455)
     assert error_of(lambda: _put(vc, pk="g1", sixdimvec=vec(*[W] * 6), pad="x" * 409_456)) == \
         ("ValidationException", "Item size has exceeded the maximum allowed size")
+
+
+def test_table_size_counts_a_vector_at_four_bytes_a_dimension(vc):
+    """§4.4 rule 2: TableSizeBytes follows the billed size, kept by every write (and counted again on reopen)."""
+    _put(vc, pk="s1", embedding=vec(W, W, W), pad="x" * 10)
+    _put(vc, pk="s2", sixdimvec=vec(*[W] * 6))
+    _put(vc, pk="s3", other=vec(W, W, W))  # (no index reads "other": sized as the list it is)
+    sizes = {"s1": 2 + 2 + (9 + 12) + 3 + 10, "s2": 2 + 2 + (9 + 24), "s3": 2 + 2 + 5 + 3 + 3 * 21}
+    assert vc.describe_table(TableName="VCtable")["Table"]["TableSizeBytes"] == sum(sizes.values())
+    vc.delete_item(TableName="VCtable", Key={"pk": {"S": "s1"}})
+    assert vc.describe_table(TableName="VCtable")["Table"]["TableSizeBytes"] == sizes["s2"] + sizes["s3"]
