@@ -76,6 +76,7 @@ class Engine(Transactions):
             if spec.name in self.tables:
                 raise ResourceInUseException(f"Table already exists: {spec.name}")
             table = self.tables[spec.name] = Table(spec, self.limits)
+            table.vectors.attach(self.clock, self.throughput)
             self.version += 1
             return table
 

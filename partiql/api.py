@@ -229,6 +229,13 @@ class Connection(ConnectionBase):
         self._check_open()
         return self.engine.throughput.metrics(table, index, last=last)
 
+    def vector_metrics(self, table: str, index: str, last: int = 60) -> list:
+        """The last ``last`` seconds of ``table``'s vector index ``index``: ``[second, VectorSearchRequestBytes,
+        VectorWriteRequestBytes]`` each (vector-search.md §6.5). ValueError for an index the table does not have."""
+        self._check_open()
+        with self.engine.lock:
+            return self.engine.table(table).vectors.metrics(index, last)
+
     def attribute_names(self, table: str, sample: int = 200, path: tuple = ()) -> list[str]:
         """Key attributes first, then attribute names seen in a sample of items; with ``path``
         (``("Ship",)``), the keys of the maps found there instead."""

@@ -310,6 +310,10 @@ def _heat(session, argument: str) -> None:
     words = argument.replace('"', " ").split()
     if not 1 <= len(words) <= 2:
         raise ShellError(".heat needs a TABLE (and optionally one of its global secondary indexes)")
+    if len(words) == 2 and not session.db.remote and words[0] in session.db.table_names() \
+            and session.db.engine.table(words[0]).spec.vector(words[1]) is not None:
+        seconds = session.db.vector_metrics(words[0], words[1], last=heat.DEFAULT_SECONDS)
+        return session.show(heat.render_vector(words[0], words[1], seconds))
     try:  # (a served file's: through partiql serve's extension API)
         found = session.db.metrics(words[0], words[1] if len(words) == 2 else None, last=heat.DEFAULT_SECONDS)
     except ValueError as error:

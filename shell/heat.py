@@ -46,3 +46,17 @@ def _keys(title: str, found: list, number: str) -> list[str]:
     if not found:
         return []
     return [f"{title}: " + ", ".join(f"{key!r} {number.format(value)}" for key, value in found[:5])]
+
+
+def render_vector(table: str, index: str, seconds: list) -> str:
+    """A vector index's last seconds (``Connection.vector_metrics``): the bytes its searches examined and its
+    writes put, a column a second shaded by share of the busiest second, with totals and peaks."""
+    lines = [f"{table} vector index {index}: the last {len(seconds)} s (a column a second; bytes, not units: "
+             "vector indexes are metered apart from capacity)"]
+    for label, column in (("searched", 1), ("written", 2)):
+        values = [second[column] for second in seconds]
+        peak = max(values, default=0.0)
+        top = len(SHADES) - 1
+        cells = "".join(SHADES[min(top, round(value / peak * top))] if peak else SHADES[0] for value in values)
+        lines.append(f"  {label:<8} |{cells}| {sum(values):,.0f} bytes, peak {peak:,.0f} a second")
+    return "\n".join(lines)

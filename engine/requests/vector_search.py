@@ -52,9 +52,10 @@ def search_vectors(engine, request) -> dict:
         found = index.nearest(query, hash_value, terms, request["TopK"])
         examined = sum(entry.size for entry in index.partitions.get(hash_value, {}).values())
         results, returned = _results(found, spec, paths)
+        searched = max(SEARCH_FLOOR, examined + 4 * spec.dimensions * returned)
+        table.vectors.searched(spec.name, hash_value, searched)
     response = {"SearchResults": results}
     if request.get("ReturnConsumedCapacity", "NONE") != "NONE":
-        searched = max(SEARCH_FLOOR, examined + 4 * spec.dimensions * returned)
         response["ConsumedCapacity"] = {"VectorSearchRequestBytes": float(searched)}
     return response
 

@@ -310,7 +310,7 @@ class Throughput:
             resource.keys.add(1, draw.located(), 1)
         if self.enforcing:
             return refusal
-        self._warn(refusal.warning())
+        self.warn(refusal.warning())
         return None
 
     # ----------------------------------------------------------------- metrics
@@ -322,7 +322,8 @@ class Throughput:
             return report.metrics(self, self.engine.table(table), index, last)
 
     # ---------------------------------------------------------------- warnings
-    def _warn(self, text: str) -> None:
+    def warn(self, text: str) -> None:
+        """Record a report-mode warning: kept (``warnings``), logged, and handed to the thread collecting them."""
         self.warnings.append(text)
         # (its subject: what was refused where, without the figures: a server log counts its repeats)
         log.warning("%s", text, extra={"subject": text.rsplit(": ", 1)[0]})

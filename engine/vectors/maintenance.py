@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..partition import MAIN
 from ..types import item_size, utf8_len
 from .index import VectorIndex
+from .meter import SEARCH, WRITE, VectorMeter
 from .values import check_item
 
 
@@ -17,6 +18,28 @@ class TableVectors:
         self.table = table
         self.built: dict = {}  # name -> VectorIndex, for the indexes built so far
         self._delta = None     # (the spec it was counted for, Σ billed − stored sizes of the items) or None
+        self.meter = VectorMeter()
+        self.clock, self.throughput = (lambda: 0.0), None  # the engine's (``attach``)
+
+    def attach(self, clock, throughput) -> None:
+        """The engine's clock and throughput model: what the meter counts on and warns through."""
+        self.clock, self.throughput = clock, throughput
+
+    def count(self, name: str, hash_value, direction: int, size: float) -> None:
+        """Meter ``size`` bytes of ``direction`` on index ``name``; a second past a per-HASH-value limit is a
+        report-mode warning (vector-search.md §7)."""
+        warning = self.meter.count(name, hash_value, direction, size, self.clock())
+        if warning is not None and self.throughput is not None and self.throughput.mode != "off":
+            self.throughput.warn(f"{self.table.name}: {warning}")
+
+    def searched(self, name: str, hash_value, size: float) -> None:
+        self.count(name, hash_value, SEARCH, size)
+
+    def metrics(self, name: str, last: int) -> list:
+        """[second, search bytes, write bytes] of index ``name`` over the last ``last`` seconds (§6.5)."""
+        if self.table.spec.vector(name) is None:
+            raise ValueError(f"{self.table.name} has no vector index {name}")
+        return self.meter.last(name, last, self.clock())
 
     def index(self, name: str) -> VectorIndex:
         """The index ``name`` of the table's spec, built from the table's items if it is not yet."""
@@ -72,7 +95,7 @@ class TableVectors:
             if charged and consumed is not None:
                 consumed.vector_write(spec.name, charged)
             if before is not None or after is not None:
-                changes.append((spec.name, before, after))
+                changes.append((spec.name, before, after, charged))
         mutation.vector_changes = changes
 
     def commit(self, mutation) -> None:
@@ -80,10 +103,15 @@ class TableVectors:
         its items' billed sizes to the table's."""
         if self._delta is not None and self._delta[0] is self.table.spec:
             self._delta = (self._delta[0], self._delta[1] + self._excess(mutation.new) - self._excess(mutation.old))
-        for name, before, after in mutation.vector_changes:
+        for name, before, after, charged in mutation.vector_changes:
             found = self.built.get(name)
             if found is not None and found.spec is self.table.spec.vector(name):
                 found.apply(before, after)
+            if charged and not mutation.service:  # (a TTL deletion is no request: nothing metered)
+                spec = self.table.spec.vector(name)
+                entry = after or before
+                self.count(name, None if spec is None or spec.hash is None else entry.held[spec.hash[0]], WRITE,
+                           charged)
 
 
 def _key(stored_key: tuple) -> tuple:
