@@ -24,6 +24,7 @@ class VectorMeter:
     def __init__(self):
         self.seconds: dict = {}   # index -> deque of [second, search bytes, write bytes]
         self.current: dict = {}   # (index, HASH value) -> [second, search bytes, write bytes, warned]
+        self.totals: dict = {}    # index -> [search bytes, write bytes] since the meter started (cost reports)
 
     def count(self, index: str, hash_value, direction: int, size: float, now: float) -> str | None:
         """Add ``size`` bytes of ``direction`` for ``index`` at ``now``; the warning of a HASH value's second
@@ -33,6 +34,7 @@ class VectorMeter:
         if not kept or kept[-1][0] != second:
             kept.append([second, 0.0, 0.0])
         kept[-1][1 + direction] += size
+        self.totals.setdefault(index, [0.0, 0.0])[direction] += size
         current = self.current.get((index, hash_value))
         if current is None or current[0] != second:
             current = self.current[index, hash_value] = [second, 0.0, 0.0, False]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from partiql.engine.throughput.report import advice
 
-from . import cost
+from . import cost, vector_cost
 from .cost_advice import scaling_advice, stream_note, unscaled_index_advice
 from .realism_advice import realism_advice, realism_data
 from .wording import verdict
@@ -39,6 +39,8 @@ def report(outcome: Outcome) -> dict:
     found["cost"] = cost.monthly(cost.usages(outcome.db, found, settings), settings, outcome.ran,
                                  cost.demand(found, {p["name"]: p["table"] for p in found["patterns"]}),
                                  outcome.workload.prices, sum(p["served"] for p in found["patterns"]))
+    vector_cost.add_to(found["cost"], vector_cost.vector_costs(outcome.db, settings, outcome.ran),
+                       sum(p["served"] for p in found["patterns"]))
     found["cost"]["notes"] = [stream_note(table) for table in outcome.db.table_names()
                               if outcome.db.engine.table(table).spec.stream_view_type]
     found["advice"] = (design_advice(found) + [text for table in outcome.db.table_names()

@@ -30,6 +30,7 @@ from partiql.engine.errors import DynamoDBError
 from partiql.engine.partition import MAIN
 from partiql.engine.requests.wire import wire_call
 from partiql.engine.types import from_python
+from partiql.engine.vectors.meter import VectorMeter
 
 from .errors import WorkloadError
 from .autoscaling import Scaler
@@ -99,6 +100,8 @@ def simulate(workload: Workload, *, duration: float | None = None, seed: int | N
     clock = VirtualClock()
     db = partiql.connect(throughput="off", clock=clock)  # building and seeding are not charged
     _build(db, workload, random.Random(seed), database)
+    for table in db.engine.tables.values():  # (the seed writes are no traffic: vector bytes metered from here)
+        table.vectors.meter = VectorMeter()
     planned = plan_patterns(db, workload, allow_scan)
     if workload.realism is not None:  # (after the build: the tables are ACTIVE when the traffic starts)
         db.engine.realism = workload.realism()

@@ -43,6 +43,12 @@ def cost_lines(found: dict) -> list:
                 .format(modes["autoscaled"], modes["autoscaled_bound"]))
              + ("" if cost["free_tier"] is None else " (after the free tier)")]
     lines += [f"  note: {note}" for note in cost.get("notes", [])]
+    vectors = cost.get("vectors")
+    if vectors:
+        parts = {part: sum(row["dollars"][part] for row in vectors["indexes"])
+                 for part in ("storage", "write", "search")}
+        lines.append(f"  vector indexes ${vectors['total']:,.2f} (storage ${parts['storage']:,.2f}, writes "
+                     f"${parts['write']:,.2f}, searches ${parts['search']:,.2f}; {vectors['priced']} prices)")
     for table in cost["tables"]:
         parts = table["modes"][table["ran"]]
         shown = ", ".join(f"{name} ${parts[part]:,.2f}" + (f" (GSIs ${parts['index_' + part]:,.2f})"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from partiql.simulate import WorkloadError, parse, report, simulate
+from partiql.simulate.wording import cost_lines
 
 DOCS = """duration = 3
 tables = ['''CREATE TABLE Docs PRIMARY KEY (id STRING HASH) BILLING MODE ON DEMAND
@@ -62,3 +63,21 @@ def test_a_pattern_naming_no_vector_index_stops_the_run():
                                                                            'IndexName = "ByTxt"')
     with pytest.raises(WorkloadError, match="Docs has no index ByTxt .did you mean ByText.."):
         simulate(parse(text))
+
+
+def test_the_month_prices_what_the_searches_examined():
+    """vector-search.md §6.5: $0.002 a GB searched, $0.52 a GB written, $0.25 a GB-month stored (us-east-1),
+    added to every mode's month."""
+    from partiql.simulate.prices import GB
+
+    outcome, _ = _run(400)
+    found = report(outcome)
+    (row,) = found["cost"]["vectors"]["indexes"]
+    k = found["cost"]["repeat"]
+    searched = found["patterns"][0]["vector_search_bytes"]
+    assert row["gb"]["search"] == pytest.approx(searched * k / GB, rel=1e-5)
+    assert row["dollars"]["search"] == round(searched * k / GB * 0.002, 2) and row["gb"]["write"] == 0
+    stored = outcome.db.engine.table("Docs").vectors.index("ByText").bytes
+    assert row["gb"]["storage"] == pytest.approx(stored / GB, abs=1e-6)
+    assert found["cost"]["vectors"]["total"] == row["total"] > 0
+    assert f"vector indexes ${row['total']:,.2f}" in "\n".join(cost_lines(found))
