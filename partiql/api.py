@@ -229,6 +229,18 @@ class Connection(ConnectionBase):
         self._check_open()
         return self.engine.throughput.metrics(table, index, last=last)
 
+    def search(self, table: str, index: str, vector=None, *, like=None, top: int = 10, where: dict | None = None,
+               project: list | None = None) -> tuple:
+        """SearchVectors on ``table``'s vector index ``index`` (vector-search.md §5): the ``top`` items nearest
+        ``vector`` (numbers), or the vector of the item whose key is ``like``; ``where`` the SearchSchema values
+        they must have, ``project`` the attributes returned. ``(results, bytes examined)``: each result its
+        item's attributes and ``"score"``, closest first (``partiql.vector_search``)."""
+        from .vector_search import search, search_request
+
+        self._check_open()
+        return search(self.engine, search_request(self.engine, table, index, vector, like=like, top=top,
+                                                  where=where, project=project))
+
     def vector_metrics(self, table: str, index: str, last: int = 60) -> list:
         """The last ``last`` seconds of ``table``'s vector index ``index``: ``[second, VectorSearchRequestBytes,
         VectorWriteRequestBytes]`` each (vector-search.md §6.5). ValueError for an index the table does not have."""

@@ -16,9 +16,7 @@ import json
 import shlex
 from decimal import Decimal
 
-from partiql.engine.requests.wire import wire_call
-from partiql.engine.types import from_python
-from partiql.engine.wire_values import from_wire, to_wire
+from partiql.vector_search import preview, preview_text, search, search_request
 
 from .diagnostics import ShellError, local_only
 
@@ -52,51 +50,22 @@ def _json(text: str, what: str):
         raise ShellError(f".search: {what} is not JSON: {error}") from None
 
 
-def request_of(session, argument: str) -> dict:
-    """The SearchVectors request (wire JSON) of ``.search``'s arguments."""
+def request_of(session, argument: str) -> tuple:
+    """(the SearchVectors request of ``.search``'s arguments, whether to preview it)."""
     try:
         args = _parser().parse_args(shlex.split(argument))
     except ValueError as error:
         raise ShellError(f".search: {error}") from None
     args.vector = " ".join(args.vector) or None  # (a JSON array with spaces arrives in pieces)
-    if (args.vector is None) == (args.like is None):
-        raise ShellError(f".search: give the query vector (a JSON array) or --like KEY, one of the two "
-                         f"(.search {USAGE})")
-    vector = _json(args.vector, "the vector") if args.vector is not None else _like(session, args)
-    if not isinstance(vector, list):
-        raise ShellError(".search: the vector is a JSON array of numbers, as [0.1, 0.2, 0.3]")
-    request = {"TableName": args.table, "IndexName": args.index, "TopK": args.top,
-               "SearchVector": [to_wire(from_python(x)) if not isinstance(x, dict) else x for x in vector]}
-    if args.where is not None:
-        terms = _json(args.where, "--where")
-        if not isinstance(terms, dict) or not terms:
-            raise ShellError('.search: --where takes a JSON object of attribute values, as {"Category": "shoes"}')
-        request["SearchConditionExpression"] = " AND ".join(f"#w{n} = :w{n}" for n in range(len(terms)))
-        request["ExpressionAttributeNames"] = {f"#w{n}": name for n, name in enumerate(terms)}
-        request["ExpressionAttributeValues"] = {f":w{n}": to_wire(from_python(value))
-                                                for n, value in enumerate(terms.values())}
-    if args.project:
-        names = [name.strip() for name in args.project.split(",") if name.strip()]
-        request["ProjectionExpression"] = ", ".join(f"#p{n}" for n in range(len(names)))
-        request.setdefault("ExpressionAttributeNames", {}).update({f"#p{n}": name for n, name in enumerate(names)})
-    request["ReturnConsumedCapacity"] = "TOTAL"
+    try:
+        request = search_request(
+            session.db.engine, args.table, args.index, _json(args.vector, "the vector") if args.vector else None,
+            like=_json(args.like, "--like") if args.like is not None else None, top=args.top,
+            where=_json(args.where, "--where") if args.where is not None else None,
+            project=[n.strip() for n in args.project.split(",") if n.strip()] if args.project else None)
+    except ValueError as error:
+        raise ShellError(f".search: {error} (.search {USAGE})") from None
     return request, args.explain
-
-
-def _like(session, args) -> list:
-    """The vector of the item ``--like`` names, read from the table (the index's vector attribute)."""
-    key = _json(args.like, "--like")
-    table = session.db.engine.table(args.table)
-    spec = table.spec.vector(args.index)
-    if spec is None:
-        raise ShellError(f".search: {args.table} has no vector index {args.index}")
-    if not isinstance(key, dict):
-        key = {table.spec.key.hash_name: key}
-    found = wire_call(session.db.engine, "GetItem", {"TableName": args.table, "Key": {
-        n: to_wire(from_python(v)) for n, v in key.items()}}).get("Item")
-    if found is None or spec.attribute not in found:
-        raise ShellError(f".search: no item of {args.table} has the key {args.like} and a {spec.attribute}")
-    return [from_wire(value) for value in found[spec.attribute]["L"]]
 
 
 def run(session, argument: str) -> None:
@@ -105,38 +74,15 @@ def run(session, argument: str) -> None:
 
     local_only(session, ".search")
     request, explain = request_of(session, argument)
+    engine = session.db.engine
     if explain:
-        session.show(preview(session, request))
+        try:
+            session.show(preview_text(preview(engine, request)))
+        except ValueError as error:
+            raise ShellError(f".search: {error}") from None
         return
-    answer = wire_call(session.db.engine, "SearchVectors", request)
-    results = answer["SearchResults"]
-    items = [{"score": Decimal(repr(result["Score"])), **{n: from_wire(v) for n, v in result["Item"].items()}}
-             for result in results]
+    items, examined = search(engine, request)
     if items:
         session.show(render_items(items, session.settings.format, ["score"]))
-    examined = answer["ConsumedCapacity"]["VectorSearchRequestBytes"]
-    session.notice(f"{len(results)} result{'s' * (len(results) != 1)} · SearchVectors on {request['TableName']}."
+    session.notice(f"{len(items)} result{'s' * (len(items) != 1)} · SearchVectors on {request['TableName']}."
                    f"{request['IndexName']} · {examined:,.0f} bytes examined (VectorSearchRequestBytes)")
-
-
-def preview(session, request: dict) -> str:
-    """What a search would send, read and cost, without running it (the EXPLAIN of SearchVectors)."""
-    table = session.db.engine.table(request["TableName"])
-    spec = table.spec.vector(request["IndexName"])
-    if spec is None:
-        raise ShellError(f".search: {request['TableName']} has no vector index {request['IndexName']}")
-    index = table.vectors.index(spec.name)
-    values = request.get("ExpressionAttributeValues", {})
-    names = request.get("ExpressionAttributeNames", {})
-    terms = {names[f"#w{n}"]: from_wire(values[f":w{n}"]) for n in range(len(values))}
-    hash_value = terms.get(spec.hash[0]) if spec.hash else None
-    entries = index.partitions.get(hash_value, {})
-    examined = sum(entry.size for entry in entries.values())
-    where = f"the {len(entries):,} entries of {spec.hash[0]} = {hash_value!r}" if spec.hash else \
-        f"all {len(entries):,} entries"
-    return "\n".join([
-        f"SearchVectors on {request['TableName']}.{spec.name} ({spec.distance}, {spec.dimensions} dimensions): "
-        f"scores {where}, exactly",
-        f"cost: about {max(1024, examined):,} bytes examined (VectorSearchRequestBytes; no capacity units), more "
-        f"{4 * spec.dimensions:,} a result when the vector is projected",
-        "request:", json.dumps(request, indent=2, default=str)])

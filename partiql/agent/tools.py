@@ -1,5 +1,5 @@
 """The catalog and statement tools of ``partiql mcp``: list_tables, describe_table, schema, explain, execute,
-create_table, import_items (``registry.tool``; ``design_tools`` has the design-time ones).
+search_vectors, create_table, import_items (``registry.tool``; ``design_tools`` has the design-time ones).
 
 Each answers an ``Answer``: the text the shell would print, and the same as data — items in DynamoDB JSON
 (lossless: sets, binary and numbers keep their types), capacity as numbers. ``desk.Desk`` calls them.
@@ -213,6 +213,40 @@ def _result_answer(result, shown: int) -> Answer:
                               "write_units": capacity.write_units, "table": capacity.table,
                               "indexes": capacity.indexes},
         "next_token": result.next_token, "warnings": list(result.warnings), "message": result.message}))
+
+
+@tool("search_vectors", "SearchVectors on a vector index: the top items nearest a query vector (or the vector of "
+      "the item whose key is like), inside one HASH value and filtered by the SearchSchema values of where; "
+      "scores (COSINE and EUCLIDEAN: lower is closer; DOT_PRODUCT: higher) and the bytes examined. With explain "
+      "true, what it would score and cost, without searching.",
+      {"table": TABLE, "index": {"type": "string", "minLength": 1, "description": "a vector index of the table"},
+       "vector": {"type": "array", "minItems": 1, "maxItems": 4096, "items": {"type": "number"}},
+       "like": {"description": "an item's key: its partition-key value, or an object of its key attributes"},
+       "top": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
+       "where": {"type": "object", "description": "SearchSchema attribute -> the value it must equal"},
+       "project": {"type": "array", "items": {"type": "string", "minLength": 1}},
+       "explain": {"type": "boolean"}}, ("table", "index"))
+def search_vectors(desk, arguments: dict) -> Answer:
+    from partiql.vector_search import preview, preview_text, search, search_request
+
+    engine = _local_engine(desk, "search_vectors")
+    request = search_request(engine, arguments["table"], arguments["index"], arguments.get("vector"),
+                             like=arguments.get("like"), top=arguments.get("top", 10), where=arguments.get("where"),
+                             project=arguments.get("project"))
+    if arguments.get("explain"):
+        found = preview(engine, request)
+        return Answer(preview_text(found), plain(found))
+    results, examined = search(engine, request)
+    lines = [json.dumps(plain(result), ensure_ascii=False) for result in results]
+    lines.append(f"{len(results)} result{'s' * (len(results) != 1)} · SearchVectors on {arguments['table']}."
+                 f"{arguments['index']} · {examined:,.0f} bytes examined (VectorSearchRequestBytes)")
+    return Answer("\n".join(lines), plain({"results": results, "vector_search_request_bytes": examined}))
+
+
+def _local_engine(desk, name: str):
+    if desk.db.remote:
+        raise ToolError(f"{name}: works on a local database (this server runs on {desk.db.where})")
+    return desk.db.engine
 
 
 # ------------------------------------------------------------------------------------------ writing

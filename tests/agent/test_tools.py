@@ -40,7 +40,8 @@ def shop(agent):
 def test_every_tool_is_listed_with_a_closed_schema_and_honest_annotations(agent):
     listed = agent.tools()
     assert list(listed) == list(TOOLS) == ["list_tables", "describe_table", "schema", "explain", "execute",
-                                           "create_table", "import_items", "heat", "simulate", "compare_designs"]
+                                           "search_vectors", "create_table", "import_items", "heat", "simulate",
+                                           "compare_designs"]
     for name, tool in listed.items():
         assert tool.description and tool.input_schema["additionalProperties"] is False, name
         writes = name in ("execute", "create_table", "import_items")
@@ -224,6 +225,26 @@ def test_compare_designs_shows_sharding_serves_the_votes(agent):
     text = agent.error("compare_designs", {"workload": votes, "designs": [
         {"name": "a"}, {"name": "b", "pattern": [{"name": "nope", "rate": 5}]}]})
     assert "designs[1].pattern[0]: no pattern is named 'nope' (vote)" in text
+
+
+def test_search_vectors_answers_the_nearest_and_previews_the_cost(agent):
+    agent.ok("create_table", {"statement": "CREATE TABLE Shelf PRIMARY KEY (sku STRING HASH) BILLING MODE ON DEMAND "
+                                           "VECTOR INDEX (Near ON v DIMENSIONS 3 COSINE HASH aisle STRING "
+                                           "PROJECTING ALL)"})
+    agent.ok("import_items", {"table": "Shelf", "items": [{"sku": s, "aisle": "a1", "v": v} for s, v in (
+        ("s1", [1, 0, 0]), ("s2", [0.6, 0.8, 0]), ("s3", [0, 1, 0]))]})
+    text, data = agent.ok("search_vectors", {"table": "Shelf", "index": "Near", "vector": [1, 0.1, 0], "top": 2,
+                                             "where": {"aisle": "a1"}})
+    assert [result["sku"] for result in data["results"]] == ["s1", "s2"] and "2 results" in text
+    assert data["results"][0]["score"] < data["results"][1]["score"]
+    _, data = agent.ok("search_vectors", {"table": "Shelf", "index": "Near", "like": "s3", "where": {"aisle": "a1"},
+                                          "top": 1})
+    assert [result["sku"] for result in data["results"]] == ["s3"]
+    text, data = agent.ok("search_vectors", {"table": "Shelf", "index": "Near", "vector": [1, 0, 0],
+                                             "where": {"aisle": "a1"}, "explain": True})
+    assert data["entries"] == 3 and data["bytes"] == 1024 and "scores the 3 entries of aisle = 'a1'" in text
+    assert "SearchConditionExpression must be provided" in agent.error(
+        "search_vectors", {"table": "Shelf", "index": "Near", "vector": [1, 0, 0]})
 
 
 # (tool, arguments, words the error must hold)

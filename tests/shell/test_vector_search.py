@@ -83,7 +83,7 @@ def test_explain_previews_without_searching(make_session):
 
 
 @pytest.mark.parametrize("line, words", [
-    (".search Products ByEmbedding", "give the query vector (a JSON array) or --like KEY"),
+    (".search Products ByEmbedding", "give the query vector (numbers) or like (an item's key), one of the two"),
     (".search Products ByEmbedding [1, 0, 0]", "SearchConditionExpression must be provided when SearchSchema has "
                                                "a HASH key"),
     ('.search Products ByEmbedding [1, 0] --where \'{"Category": "c"}\'', "Input search vector dimension 2 does not "

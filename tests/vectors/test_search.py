@@ -235,3 +235,19 @@ def test_the_table_and_its_gsi_read_as_ever_and_partiql_refuses_the_index(vp):
         ("ValidationException", "Scan operation not supported on this index type")
     items = statement(Statement="SELECT * FROM \"VPtable\" WHERE pk = 'a'")["Items"]
     assert items[0]["embedding"] == vec(1, 0, 0)
+
+
+def test_the_library_searches_with_python_values():
+    connection = partiql.connect()
+    client = partiql.client(connection)
+    client.create_table(**VS)
+    for pk, numbers in (("a", (1, 0, 0)), ("b", (0, 1, 0)), ("d", (0.6, 0.8, 0))):
+        client.put_item(TableName="VStable", Item={"pk": {"S": pk}, "embedding": vec(*numbers),
+                                                   "label": {"S": f"item-{pk}"}})
+    results, examined = connection.search("VStable", "cosine", [1.0, 0.1, 0], top=2, project=["pk"])
+    assert [r["pk"] for r in results] == ["a", "d"] and set(results[0]) == {"score", "pk"} and examined == 1024
+    results, _ = connection.search("VStable", "dot", like="b", top=1)
+    assert results[0]["pk"] == "b" and results[0]["label"] == "item-b"
+    with pytest.raises(ValueError, match="no item of VStable has the key 'zz' and a embedding"):
+        connection.search("VStable", "dot", like="zz")
+    connection.close()
