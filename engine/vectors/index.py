@@ -20,6 +20,7 @@ from array import array
 from operator import mul
 
 from ..types import item_size, utf8_len
+from .matrix import Matrix
 from .values import F32_MAX, f32_vector
 
 NUMPY_FROM = 512          # candidates from which numpy scores first (bench/vectors.py)
@@ -84,13 +85,19 @@ class VectorIndex:
                 del self.partitions[where]
             self.count -= 1
             self.bytes -= removed.size
-            self._matrices.pop(where, None)
+            matrix = self._matrices.get(where)
+            if matrix is not None:
+                matrix.remove(before.key)
+                if matrix.wasteful:
+                    del self._matrices[where]
         if after is not None:
             where = self._hash_value(after)
             self.partitions.setdefault(where, {})[after.key] = after
             self.count += 1
             self.bytes += after.size
-            self._matrices.pop(where, None)
+            matrix = self._matrices.get(where)
+            if matrix is not None:
+                matrix.put(after)
 
     def find(self, key: tuple, hash_value=None) -> Entry | None:
         return self.partitions.get(hash_value, {}).get(key)
@@ -106,33 +113,40 @@ class VectorIndex:
 
     def nearest(self, query: array, hash_value, filters: dict, top: int) -> list:
         """The ``top`` (score, entry) nearest ``query``, closest first, ties by table key."""
-        entries = self.candidates(hash_value, filters)
         q = [float(x) for x in query]
-        if len(entries) >= NUMPY_FROM and _numpy() is not None:
-            entries = self._shortlist(entries, q, top, hash_value, not filters)
+        if len(self.partitions.get(hash_value, ())) >= NUMPY_FROM and _numpy() is not None:
+            entries = self._shortlist(q, top, hash_value, filters)
+        else:
+            entries = self.candidates(hash_value, filters)
         scored = [(score(self.spec.distance, q, entry), entry) for entry in entries]
         higher_first = self.spec.distance == "DOT_PRODUCT"
         scored.sort(key=lambda pair: (-pair[0] if higher_first else pair[0], pair[1].key))
         return [(_reported(value), entry) for value, entry in scored[:top]]
 
-    def _shortlist(self, entries: list, q: list, top: int, hash_value, whole: bool) -> list:
-        """The entries whose numpy score (32-bit dot products: one BLAS call) is within the 32-bit rounding bound
-        of the ``top``-th best: a superset of the exact answer's, which ``nearest`` scores exactly."""
+    def _shortlist(self, q: list, top: int, hash_value, filters: dict) -> list:
+        """The candidates whose numpy score (32-bit dot products over the kept matrix: one BLAS call) is within the
+        32-bit rounding bound of the ``top``-th best: a superset of the exact answer's, which ``nearest`` scores
+        exactly."""
         np = _numpy()
-        cached = self._matrices.get(hash_value) if whole else None
-        if cached is None:
-            cached = (entries, _matrix(np, entries, self.spec.dimensions),
-                      np.fromiter((entry.square for entry in entries), dtype=np.float64, count=len(entries)))
-            if whole:
-                self._matrices[hash_value] = cached
-        entries, matrix, squares = cached
-        if len(entries) <= top:
-            return entries
-        dots = (matrix @ np.asarray(q, dtype=np.float32)).astype(np.float64)
+        matrix = self._matrices.get(hash_value)
+        if matrix is None:
+            entries = list(self.partitions.get(hash_value, {}).values())
+            matrix = self._matrices[hash_value] = Matrix(np, entries, self.spec.dimensions)
+        size = matrix.size
+        usable = matrix.alive[:size].copy()
+        if filters:
+            for row in np.nonzero(usable)[0]:
+                held = matrix.entries[row].held
+                usable[row] = all(name in held and _equal(held[name], value) for name, value in filters.items())
+        rows = np.nonzero(usable)[0]
+        if len(rows) <= top:
+            return [matrix.entries[row] for row in rows]
+        dots = (matrix.data[:size] @ np.asarray(q, dtype=np.float32)).astype(np.float64)
+        squares = matrix.squares[:size]
         qq = math.fsum(x * x for x in q)
         # why this margin: a d-term dot product of 32-bit floats is within d·2^-23·|q||s| of the exact one
         # (recursive summation's bound, doubled); a candidate outside it cannot be among the exact first ``top``
-        error = len(q) * 2.0 ** -23 * math.sqrt(qq * float(squares.max())) + 1e-300
+        error = len(q) * 2.0 ** -23 * math.sqrt(qq * float(squares[rows].max())) + 1e-300
         distance = self.spec.distance
         if distance == "COSINE":
             norms = np.sqrt(squares * qq)
@@ -143,9 +157,10 @@ class VectorIndex:
             keys, margin = -dots, error
         else:  # EUCLIDEAN, by the squared distance (no square root to amplify the error near 0)
             keys, margin = squares - 2.0 * dots + qq, 2.0 * error
+        keys[~usable] = np.inf
         kth = np.partition(keys, top - 1)[top - 1]
-        keep = np.nonzero(keys <= kth + 2.0 * margin)[0]
-        return [entries[i] for i in keep]
+        keep = np.nonzero(usable & (keys <= kth + 2.0 * margin))[0]
+        return [matrix.entries[row] for row in keep]
 
 
 def score(distance: str, q: list, entry: Entry) -> float:
@@ -186,7 +201,3 @@ def _numpy():
         _NUMPY.append(numpy)
     return _NUMPY[0]
 
-
-def _matrix(np, entries: list, dimensions: int):
-    return np.frombuffer(b"".join(entry.vector.tobytes() for entry in entries),
-                         dtype=np.float32).reshape(len(entries), dimensions)

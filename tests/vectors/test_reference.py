@@ -148,3 +148,50 @@ def test_numpys_shortlist_keeps_the_exact_answer_of_wide_vectors(monkeypatch, ve
                                     "distance": distance}, False)
     assert [(r["Item"]["pk"]["S"], r["Score"]) for r in answer] == expected
     db.close()
+
+
+KEYS = 30
+OPERATIONS = st.lists(st.one_of(
+    st.tuples(st.just("put"), st.integers(0, KEYS - 1), st.lists(COMPONENT, min_size=3, max_size=3),
+              st.sampled_from(["t1", "t2"])),
+    st.tuples(st.just("put"), st.integers(0, KEYS - 1), st.lists(COMPONENT, min_size=3, max_size=3),
+              st.sampled_from(["t1", "t2"])),
+    st.tuples(st.just("delete"), st.integers(0, KEYS - 1)),
+    st.tuples(st.just("search"), st.lists(COMPONENT, min_size=3, max_size=3), st.integers(1, 3),
+              st.sampled_from(DISTANCES), st.sampled_from([None, "t1", "t2"]))), min_size=1, max_size=80)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(operations=OPERATIONS)
+def test_searches_between_writes_see_every_write(monkeypatch, operations):
+    """Writes and searches interleaved, numpy's kept matrices updated in place (a key rewritten, deleted, moved to
+    another HASH value): each search is the brute-force ranking of the items as they are then."""
+    pytest.importorskip("numpy", reason="numpy is not installed: the shortlist is never used")
+    monkeypatch.setattr(vector_index_module, "NUMPY_FROM", 0)
+    db = partiql.connect(throughput="off")
+    client = partiql.client(db)
+    indexes = [vector_index(d.lower(), distance=d) for d in DISTANCES]
+    client.create_table(**table("Mixed", indexes + [vector_index("tenanted", schema=[("tenant", "HASH")])],
+                                {"tenant": "S"}))
+    items: dict = {}
+    for operation in operations:
+        if operation[0] == "put":
+            _, n, numbers, tenant = operation
+            items[n] = {"vector": numbers, "tenant": tenant, "colour": None}
+            client.put_item(TableName="Mixed", Item={"pk": {"S": f"k{n:03}"}, "tenant": {"S": tenant},
+                                                     "embedding": vec(*numbers)})
+        elif operation[0] == "delete":
+            items.pop(operation[1], None)
+            client.delete_item(TableName="Mixed", Key={"pk": {"S": f"k{operation[1]:03}"}})
+        else:
+            _, query, top, distance, tenant = operation
+            index = "tenanted" if tenant else distance.lower()
+            members = {"SearchConditionExpression": "tenant = :t",
+                       "ExpressionAttributeValues": {":t": {"S": tenant}}} if tenant else {}
+            answer = client.search_vectors(TableName="Mixed", IndexName=index, SearchVector=search_vector(*query),
+                                           TopK=top, **members)["SearchResults"]
+            model = [dict(items.get(n, {"vector": None, "tenant": None, "colour": None})) for n in range(KEYS)]
+            expected = model_search(model, {"query": query, "top": top, "colour": None, "tenant": tenant,
+                                            "distance": "COSINE" if tenant else distance}, bool(tenant))
+            assert [(r["Item"]["pk"]["S"], r["Score"]) for r in answer] == expected
+    db.close()
