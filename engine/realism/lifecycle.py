@@ -31,7 +31,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from ..errors import ResourceInUseException, ResourceNotFoundException, ValidationException
+from ..errors import LimitExceededException, ResourceInUseException, ResourceNotFoundException, ValidationException
+from ..vectors.messages import ONLINE_LIMIT as ONLINE_INDEX_LIMIT
 from .consistency import key_of
 from .faults import plain
 from .vector_timing import VectorTiming
@@ -89,10 +90,21 @@ class Lifecycle:
                                                  f"being created: {table}")
         if self.vectors is not None:
             self.vectors.before(now, operation, request, tables[0] if tables else None)
+            if operation == "UpdateTable" and tables:
+                self._one_online_index(now, request, tables[0])
         index = request.get("IndexName")
         if operation in READS and tables and isinstance(index, str) and now < self.indexes.get((tables[0], index), 0):
             raise ValidationException(f"Cannot read from backfilling global secondary index: {index}")
         return None
+
+    def _one_online_index(self, now: float, request: dict, table: str) -> None:
+        """GSIs and vector indexes share the one online index operation a table may have at a time
+        (vector-search.md §2.4): a vector index change while a GSI is being created, or a GSI created or deleted
+        while a vector index is, answers the LimitExceededException."""
+        creating_gsi = any(now < when for (owner, _), when in self.indexes.items() if owner == table)
+        gsi_changes = [u for u in request.get("GlobalSecondaryIndexUpdates") or [] if "Create" in u or "Delete" in u]
+        if (request.get("VectorIndexUpdates") and creating_gsi) or (gsi_changes and self.vectors.busy(table, now)):
+            raise LimitExceededException(ONLINE_INDEX_LIMIT)
 
     def after(self, engine, now: float, operation: str, request: dict, response: dict) -> None:
         """Start the clocks of what the request created, and say each status as it is now."""

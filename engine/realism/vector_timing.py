@@ -47,6 +47,11 @@ class VectorTiming:
         self.phases.pop(key, None)
         return None
 
+    def busy(self, table: str, now: float) -> bool:
+        """Whether a vector index of ``table`` is being created (allocation or backfill)."""
+        return any(self._phase(key, now) in ("allocating", "backfilling") for key in list(self.phases)
+                   if key[0] == table)
+
     def before(self, now: float, operation: str, request: dict, table: str | None) -> None:
         """Refuse what the phases refuse (§2.4, §3.2, §5.5 step 9)."""
         if table is None:

@@ -126,3 +126,22 @@ def test_the_shell_and_the_server_take_index_timing():
     from partiql.server.cli import build_parser
 
     assert build_parser().parse_args(["--index-timing", "realistic"]).index_timing == "realistic"
+
+
+def test_gsis_and_vector_indexes_share_the_one_online_index_operation():
+    """§2.4: a vector index Create while a GSI is being created, and a GSI Create while a vector index is, answer
+    the LimitExceededException (both under the aws preset's lifecycle)."""
+    clock = VirtualClock(0.0)
+    client = partiql.client(partiql.connect(clock=clock, realism="aws"))
+    client.create_table(**table("VLboth", [vector_index("vix")]))
+    clock.advance(16)
+    client.update_table(TableName="VLboth", AttributeDefinitions=[{"AttributeName": "g", "AttributeType": "S"}],
+                        GlobalSecondaryIndexUpdates=[{"Create": {
+                            "IndexName": "byg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                            "Projection": {"ProjectionType": "ALL"}}}])
+    assert error_of(lambda: client.update_table(TableName="VLboth", VectorIndexUpdates=[
+        {"Create": vector_index("more")}])) == ("LimitExceededException", ONLINE)
+    clock.advance(60)
+    client.update_table(TableName="VLboth", VectorIndexUpdates=[{"Create": vector_index("more")}])
+    assert error_of(lambda: client.update_table(TableName="VLboth", GlobalSecondaryIndexUpdates=[
+        {"Delete": {"IndexName": "byg"}}])) == ("LimitExceededException", ONLINE)
