@@ -178,7 +178,7 @@ def _items(model: Model, table: dict, keys: list, where: str) -> list:
 
 def export(descriptions: list, items: dict, name: str, now: datetime.datetime | None = None) -> tuple:
     """(a Workbench 3.0 model of ``descriptions`` (TableDescriptions) with ``items`` (table -> wire items), what
-    it could not say: LSIs, streams, TTL have no member in Workbench's format)."""
+    it could not say: LSIs, streams, TTL, vector indexes have no member in Workbench's format)."""
     when = (now or datetime.datetime.now(datetime.timezone.utc)).strftime("%b %d, %Y, %I:%M %p")
     notes, tables = [], []
     for table in descriptions:
@@ -208,7 +208,8 @@ def export(descriptions: list, items: dict, name: str, now: datetime.datetime | 
                 "ReadCapacityUnits": units["ReadCapacityUnits"], "WriteCapacityUnits": units["WriteCapacityUnits"]}}
         notes += [f"{table['TableName']}: {what} not written (Workbench's format has no member for it)"
                   for what, there in (("local secondary indexes", table.get("LocalSecondaryIndexes")),
-                                      ("its stream", (table.get("StreamSpecification") or {}).get("StreamEnabled")))
+                                      ("its stream", (table.get("StreamSpecification") or {}).get("StreamEnabled")),
+                                      ("vector indexes", table.get("VectorIndexes")))
                   if there]
         tables.append(out)
     metadata = {"Author": "", "DateCreated": when, "DateLastModified": when, "Description": "",

@@ -112,3 +112,10 @@ def test_index_timing_is_shown_and_set(make_session):
                                  ".index_timing instant"], statements=())
     assert err.splitlines() == ["index timing: instant", "index timing: realistic", "index timing: realistic",
                                 "index_timing takes instant or realistic, not 'slow'", "index timing: instant"]
+
+
+def test_a_workbench_model_says_it_cannot_hold_the_vector_indexes():
+    from partiql.shell.model import export_model
+
+    _, notes = export_model(connected([PRODUCTS]), ["Products"], 0, "catalogue")
+    assert "Products: vector indexes not written (Workbench's format has no member for it)" in notes
