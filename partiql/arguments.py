@@ -4,6 +4,7 @@ the scan policy; and what both connections do alike (``ConnectionBase``: the pol
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Iterator, Sequence
 
 from partiql.engine.types import from_python
@@ -105,3 +106,15 @@ def _statement(entry) -> tuple[str, list, dict]:
 
 def _positions(entries, option: str) -> frozenset:
     return frozenset(i for i, (_, _, options) in enumerate(entries) if options.get(option))
+
+
+def exact(value):
+    """``value`` with every float, at any depth, the Decimal of its shortest text: the number its writer meant
+    (JSON and TOML give floats; the engine refuses them, as boto3 does: they are not exact)."""
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, (list, tuple)):
+        return [exact(member) for member in value]
+    if isinstance(value, dict):
+        return {name: exact(member) for name, member in value.items()}
+    return value

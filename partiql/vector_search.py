@@ -15,6 +15,8 @@ from partiql.engine.requests.wire import wire_call
 from partiql.engine.types import from_python
 from partiql.engine.wire_values import from_wire, to_wire
 
+from .arguments import exact
+
 SEARCH_FLOOR = 1024  # VectorSearchRequestBytes, at least (§6.4 rule 3, model)
 
 
@@ -28,31 +30,19 @@ def search_request(engine, table: str, index: str, vector=None, *, like=None, to
     if not isinstance(vector, (list, tuple)) or not vector:
         raise ValueError("the query vector is a list of numbers, as [0.1, 0.2, 0.3]")
     request = {"TableName": table, "IndexName": index, "TopK": top,
-               "SearchVector": [to_wire(from_python(_number(x))) for x in vector]}
+               "SearchVector": [to_wire(from_python(exact(x))) for x in vector]}
     if where:
         if not isinstance(where, dict):
             raise ValueError('where maps SearchSchema attributes to values, as {"Category": "shoes"}')
         request["SearchConditionExpression"] = " AND ".join(f"#w{n} = :w{n}" for n in range(len(where)))
         request["ExpressionAttributeNames"] = {f"#w{n}": name for n, name in enumerate(where)}
-        request["ExpressionAttributeValues"] = {f":w{n}": to_wire(from_python(_number(value)))
+        request["ExpressionAttributeValues"] = {f":w{n}": to_wire(from_python(exact(value)))
                                                 for n, value in enumerate(where.values())}
     if project:
         request["ProjectionExpression"] = ", ".join(f"#p{n}" for n in range(len(project)))
         request.setdefault("ExpressionAttributeNames", {}).update({f"#p{n}": name for n, name in enumerate(project)})
     request["ReturnConsumedCapacity"] = "TOTAL"
     return request
-
-
-def _number(value):
-    """``value`` with every float (at any depth) the exact decimal of its shortest text (the engine refuses floats:
-    they are not exact)."""
-    if isinstance(value, float):
-        return Decimal(repr(value))
-    if isinstance(value, (list, tuple)):
-        return [_number(member) for member in value]
-    if isinstance(value, dict):
-        return {name: _number(member) for name, member in value.items()}
-    return value
 
 
 def _vector_of(engine, table: str, index: str, like) -> list:
@@ -62,7 +52,7 @@ def _vector_of(engine, table: str, index: str, like) -> list:
         raise ValueError(f"{table} has no vector index {index}")
     key = like if isinstance(like, dict) else {engine.table(table).spec.key.hash_name: like}
     found = wire_call(engine, "GetItem", {"TableName": table, "Key": {
-        name: to_wire(from_python(_number(value))) for name, value in key.items()}}).get("Item")
+        name: to_wire(from_python(exact(value))) for name, value in key.items()}}).get("Item")
     if found is None or spec.attribute not in found or "L" not in found[spec.attribute]:
         raise ValueError(f"no item of {table} has the key {like!r} and a {spec.attribute}")
     return [from_wire(value) for value in found[spec.attribute]["L"]]

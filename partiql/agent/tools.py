@@ -8,8 +8,8 @@ Each answers an ``Answer``: the text the shell would print, and the same as data
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 
+from partiql.arguments import exact
 from partiql.engine.errors import DynamoDBError
 from partiql.engine.wire_values import item_to_wire
 
@@ -96,19 +96,6 @@ PARAMETERS = {"type": "array", "description": "values for the ? marks, in order,
               "numbers N, true/false BOOL, null NULL, arrays L, objects M (sets and binary: write literals)"}
 
 
-def parameters_of(values):
-    """JSON parameters as the library takes them: a JSON number with a fraction or an exponent (a float) as the
-    Decimal of its shortest text — the number the agent wrote (the library refuses floats: they are not
-    exact)."""
-    if isinstance(values, float):
-        return Decimal(repr(values))
-    if isinstance(values, list):
-        return [parameters_of(value) for value in values]
-    if isinstance(values, dict):
-        return {name: parameters_of(value) for name, value in values.items()}
-    return values
-
-
 @tool("explain", "How a statement would run, without running it: the DynamoDB request(s) it lowers to (GetItem, "
       "Query, or a flagged full Scan), the access path, the capacity estimate, what DynamoDB's PartiQL would "
       "refuse, and hints (an index that would serve it, a key it nearly pins).",
@@ -117,7 +104,7 @@ def explain(desk, arguments: dict) -> Answer:
     from partiql import hints
     from partiql.shell.explain import render_plan
 
-    statement, parameters = arguments["statement"], parameters_of(arguments.get("parameters"))
+    statement, parameters = arguments["statement"], exact(arguments.get("parameters"))
     plan = desk.db.explain(statement, parameters)
     found = hints.for_plan(desk.db, statement, parameters or [], plan)
     text = render_plan(plan) + "".join(f"\nhint: {hint}" for hint in found)
@@ -151,7 +138,7 @@ def execute(desk, arguments: dict) -> Answer:
         if member in arguments:
             raise ToolError(f"execute: {member} goes with statements, not with one statement")
     desk.refuse_writes([arguments["statement"]])
-    result = desk.db.execute(arguments["statement"], parameters_of(arguments.get("parameters")),
+    result = desk.db.execute(arguments["statement"], exact(arguments.get("parameters")),
                              limit=arguments.get("limit"),
                              next_token=arguments.get("next_token"),
                              consistent_read=arguments.get("consistent_read", False))
@@ -164,7 +151,7 @@ def _several(desk, arguments: dict) -> Answer:
             raise ToolError(f"execute: {member} goes with one statement; in statements each has its parameters")
     entries = arguments["statements"]
     desk.refuse_writes([entry["statement"] for entry in entries])
-    pairs = [(entry["statement"], parameters_of(entry.get("parameters"))) for entry in entries]
+    pairs = [(entry["statement"], exact(entry.get("parameters"))) for entry in entries]
     shown = arguments.get("max_items", MAX_ITEMS)
     if arguments.get("transaction"):
         try:

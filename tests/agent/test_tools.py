@@ -9,7 +9,7 @@ import pytest
 
 import partiql
 from partiql.agent.desk import TOOLS  # (the desk registers them)
-from partiql.agent.tools import parameters_of
+from partiql.arguments import exact
 from partiql.engine.wire_values import item_to_wire
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -32,7 +32,7 @@ def shop(agent):
     client, serialize = partiql.client(reference), TypeSerializer().serialize  # (another way in than the tool's)
     for item in ITEMS:
         client.put_item(TableName="Orders", Item={name: serialize(value)
-                                                  for name, value in parameters_of(item).items()})
+                                                  for name, value in exact(item).items()})
     yield reference
     reference.close()
 
