@@ -11,6 +11,7 @@ import json
 
 from partiql.arguments import exact
 from partiql.engine.errors import DynamoDBError
+from partiql.engine.limits import TRANSACT_MAX_ITEMS
 from partiql.engine.wire_values import item_to_wire
 
 from .answers import Answer, ToolError, error_words, plain
@@ -18,7 +19,7 @@ from .registry import tool
 
 MAX_ITEMS = 100            # items a result shows unless the call asks for more ...
 MAX_ITEMS_ASKED = 1_000    # ... up to this
-MAX_BATCH = 25             # statements in one batch or transaction (DynamoDB's BatchExecuteStatement: 25)
+MAX_STATEMENTS = TRANSACT_MAX_ITEMS  # a transaction's most; a batch's (25) is DynamoDB's own check, its words
 MAX_IMPORT_ITEMS = 1_000   # items one import_items call carries inline
 MAX_IMPORT_BYTES = 64 * 1024 * 1024  # the largest file import_items reads
 
@@ -119,7 +120,7 @@ def explain(desk, arguments: dict) -> Answer:
       "path and the capacity it consumed. Full Scans follow the server's scan policy (deny unless its starter "
       "chose otherwise); a read-only server runs only reads.",
       {"statement": STATEMENT, "parameters": PARAMETERS,
-       "statements": {"type": "array", "minItems": 1, "maxItems": MAX_BATCH, "items": {
+       "statements": {"type": "array", "minItems": 1, "maxItems": MAX_STATEMENTS, "items": {
            "type": "object", "properties": {"statement": STATEMENT, "parameters": PARAMETERS},
            "required": ["statement"], "additionalProperties": False}},
        "transaction": {"type": "boolean", "description": "run statements as one transaction"},

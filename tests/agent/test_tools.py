@@ -256,6 +256,8 @@ MISTAKES = [
     ("execute", {"statement": "SELECT * FROM Order WHERE customer = 'c1'"}, "Orders"),
     ("execute", {"statement": "SELECT * FROM Orders WHERE customer = 'c1'", "limit": 0}, "less than the minimum of 1"),
     ("execute", {"statements": [{"statement": "SELECT 1"}], "limit": 3}, "limit goes with one statement"),
+    ("execute", {"statements": [{"statement": "SELECT * FROM Orders WHERE customer = 'c1' AND placed = 1"}] * 26},
+     "Value at 'statements' failed to satisfy constraint: Member must have length less than or equal to 25"),
     ("describe_table", {}, "'table' is a required argument"),
     ("describe_table", {"table": "Nowhere"}, "ResourceNotFoundException"),
     ("schema", {"format": "yaml"}, "'yaml' is not one of ['ddl', 'json', 'workbench']"),
