@@ -57,7 +57,7 @@ class Mutation:
     old: Record | None
     new: Record | None  # None deletes the item
     changes: list | tuple = ()  # IndexChanges, one per index of the table
-    vector_changes: list | tuple = ()  # (vector index, entry before, entry after) (engine.vectors)
+    vector_changes: list | tuple = ()  # (vector index, entry before, after, bytes charged, HASH value) (vectors)
     consumed: Consumed | None = None
     # A deletion DynamoDB makes itself (TTL expiry): charged no capacity, and
     # its stream record carries the service's userIdentity.

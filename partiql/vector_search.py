@@ -17,8 +17,6 @@ from partiql.engine.wire_values import from_wire, to_wire
 
 from .arguments import exact
 
-SEARCH_FLOOR = 1024  # VectorSearchRequestBytes, at least (§6.4 rule 3, model)
-
 
 def search_request(engine, table: str, index: str, vector=None, *, like=None, top: int = 10, where=None,
                    project=None) -> dict:
@@ -77,11 +75,11 @@ def preview(engine, request: dict) -> dict:
     values = request.get("ExpressionAttributeValues", {})
     terms = {names[f"#w{n}"]: from_wire(values[f":w{n}"]) for n in range(len(values))}
     hash_value = terms.get(spec.hash[0]) if spec.hash else None
-    entries = table.vectors.index(spec.name).partitions.get(hash_value, {})
-    examined = sum(entry.size for entry in entries.values())
+    index = table.vectors.index(spec.name)
     return {"table": table.name, "index": spec.name, "distance": spec.distance, "dimensions": spec.dimensions,
-            "hash": None if spec.hash is None else [spec.hash[0], hash_value], "entries": len(entries),
-            "bytes": max(SEARCH_FLOOR, examined), "per_vector_returned": 4 * spec.dimensions, "request": request}
+            "hash": None if spec.hash is None else [spec.hash[0], hash_value],
+            "entries": len(index.partitions.get(hash_value, ())), "bytes": index.search_bytes(hash_value, 0),
+            "per_vector_returned": 4 * spec.dimensions, "request": request}
 
 
 def preview_text(found: dict) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import LimitExceededException, ResourceInUseException, ValidationException
+from ..errors import LimitExceededException, ResourceInUseException, ResourceNotFoundException, ValidationException
 from ..vectors import messages as M
 
 ALLOCATING = ("Attempt to change a resource which is still in use: Index creation is in resource allocation phase. "
@@ -47,21 +47,22 @@ class VectorTiming:
         self.phases.pop(key, None)
         return None
 
+    def _creating(self, table: str, now: float) -> dict:
+        """The vector indexes of ``table`` being created: name -> "allocating" or "backfilling"."""
+        return {name: phase for (owner, name) in list(self.phases) if owner == table
+                for phase in [self._phase((owner, name), now)] if phase in ("allocating", "backfilling")}
+
     def busy(self, table: str, now: float) -> bool:
         """Whether a vector index of ``table`` is being created (allocation or backfill)."""
-        return any(self._phase(key, now) in ("allocating", "backfilling") for key in list(self.phases)
-                   if key[0] == table)
+        return bool(self._creating(table, now))
 
     def before(self, now: float, operation: str, request: dict, table: str | None) -> None:
         """Refuse what the phases refuse (§2.4, §3.2, §5.5 step 9)."""
         if table is None:
             return
         if operation == "SearchVectors" and now < self.tables.get(table, 0.0):
-            from ..errors import ResourceNotFoundException
-
             raise ResourceNotFoundException("Requested resource not found")
-        busy = {name: phase for (owner, name) in list(self.phases) if owner == table
-                for phase in [self._phase((owner, name), now)] if phase in ("allocating", "backfilling")}
+        busy = self._creating(table, now)
         if operation == "SearchVectors":
             phase = self._phase((table, request.get("IndexName")), now)
             if phase == "backfilling":

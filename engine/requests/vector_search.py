@@ -23,7 +23,6 @@ from .control import resolve_table_name
 
 MAX_TOP_K = 100
 RESPONSE_BYTES = 16 * 1024 * 1024   # a response's cap: the longest prefix of results that fits (§5.3, model)
-SEARCH_FLOOR = 1024                  # VectorSearchRequestBytes, at least (§6.4 rule 3, model)
 # (member, what the deserialiser expects, the Python types it takes): §5.5 step 1, in this order
 REQUIRED = (("TableName", "a string", (str,)), ("IndexName", "a string", (str,)),
             ("SearchVector", "a sequence", (list,)), ("TopK", "i32", (int,)))
@@ -50,9 +49,8 @@ def search_vectors(engine, request) -> dict:
         index = table.vectors.index(spec.name)
         hash_value = terms.pop(spec.hash[0]) if spec.hash else None
         found = index.nearest(query, hash_value, terms, request["TopK"])
-        examined = sum(entry.size for entry in index.partitions.get(hash_value, {}).values())
         results, returned = _results(found, spec, paths)
-        searched = max(SEARCH_FLOOR, examined + 4 * spec.dimensions * returned)
+        searched = index.search_bytes(hash_value, returned)
         table.vectors.searched(spec.name, hash_value, searched)
     response = {"SearchResults": results}
     if request.get("ReturnConsumedCapacity", "NONE") != "NONE":

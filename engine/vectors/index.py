@@ -25,6 +25,7 @@ from .values import F32_MAX, f32_vector
 
 NUMPY_FROM = 512          # candidates from which numpy scores first (bench/vectors.py)
 WRITE_FLOOR = 1024        # VectorWriteRequestBytes of one index, at least (§6.3 rule 2)
+SEARCH_FLOOR = 1024       # VectorSearchRequestBytes of one search, at least (§6.4 rule 3, model)
 
 
 class Entry:
@@ -42,12 +43,12 @@ class VectorIndex:
 
     def __init__(self, spec, table_key):
         self.spec = spec
-        self.table_key = table_key
         self.held_names = spec.held_names(table_key)
         self.partitions: dict = {}   # HASH value (None: no HASH element) -> {table key: Entry}
         self.count = 0
         self.bytes = 0
-        self._matrices: dict = {}    # HASH value -> (entries, numpy matrix), dropped on a change there
+        self._bytes: dict = {}       # HASH value -> its entries' bytes (what a search of it examines)
+        self._matrices: dict = {}    # HASH value -> its numpy ``Matrix``, kept by ``apply`` once built
 
     # ---------------------------------------------------------------------- entries
     def entry_of(self, key: tuple, item: dict | None) -> Entry | None:
@@ -73,43 +74,47 @@ class VectorIndex:
             return 0  # (an identical entry: replication is delta-based)
         return max(WRITE_FLOOR, max(entry.size for entry in (before, after) if entry is not None))
 
-    def _hash_value(self, entry: Entry):
+    def hash_of(self, entry: Entry):
+        """The HASH value ``entry`` lives under (None without a HASH element)."""
         return None if self.spec.hash is None else entry.held[self.spec.hash[0]]
 
     def apply(self, before: Entry | None, after: Entry | None) -> None:
         """Replace ``before`` by ``after`` (either may be None)."""
         if before is not None:
-            where = self._hash_value(before)
+            where = self.hash_of(before)
             removed = self.partitions[where].pop(before.key)
-            if not self.partitions[where]:
-                del self.partitions[where]
             self.count -= 1
             self.bytes -= removed.size
+            self._bytes[where] -= removed.size
+            if not self.partitions[where]:
+                del self.partitions[where], self._bytes[where]
             matrix = self._matrices.get(where)
             if matrix is not None:
                 matrix.remove(before.key)
                 if matrix.wasteful:
                     del self._matrices[where]
         if after is not None:
-            where = self._hash_value(after)
+            where = self.hash_of(after)
             self.partitions.setdefault(where, {})[after.key] = after
             self.count += 1
             self.bytes += after.size
+            self._bytes[where] = self._bytes.get(where, 0) + after.size
             matrix = self._matrices.get(where)
             if matrix is not None:
                 matrix.put(after)
 
-    def find(self, key: tuple, hash_value=None) -> Entry | None:
-        return self.partitions.get(hash_value, {}).get(key)
-
     # ----------------------------------------------------------------------- search
+    def search_bytes(self, hash_value, returned: int) -> int:
+        """VectorSearchRequestBytes of a search of ``hash_value`` returning the vector ``returned`` times (§6.4
+        rule 3, model): every entry it examines, and 4 bytes a dimension a vector returned."""
+        return max(SEARCH_FLOOR, self._bytes.get(hash_value, 0) + 4 * self.spec.dimensions * returned)
+
     def candidates(self, hash_value, filters: dict) -> list:
         """The entries of ``hash_value`` whose inline-filter attributes equal ``filters`` (present, equal)."""
         entries = list(self.partitions.get(hash_value, {}).values())
         if not filters:
             return entries
-        return [entry for entry in entries if all(name in entry.held and _equal(entry.held[name], value)
-                                                  for name, value in filters.items())]
+        return [entry for entry in entries if _passes(entry.held, filters)]
 
     def nearest(self, query: array, hash_value, filters: dict, top: int) -> list:
         """The ``top`` (score, entry) nearest ``query``, closest first, ties by table key."""
@@ -118,7 +123,8 @@ class VectorIndex:
             entries = self._shortlist(q, top, hash_value, filters)
         else:
             entries = self.candidates(hash_value, filters)
-        scored = [(score(self.spec.distance, q, entry), entry) for entry in entries]
+        qq = math.fsum(x * x for x in q)  # (the query's squared norm, once: cosine divides by it for each entry)
+        scored = [(score(self.spec.distance, q, qq, entry), entry) for entry in entries]
         higher_first = self.spec.distance == "DOT_PRODUCT"
         scored.sort(key=lambda pair: (-pair[0] if higher_first else pair[0], pair[1].key))
         return [(_reported(value), entry) for value, entry in scored[:top]]
@@ -136,8 +142,7 @@ class VectorIndex:
         usable = matrix.alive[:size].copy()
         if filters:
             for row in np.nonzero(usable)[0]:
-                held = matrix.entries[row].held
-                usable[row] = all(name in held and _equal(held[name], value) for name, value in filters.items())
+                usable[row] = _passes(matrix.entries[row].held, filters)
         rows = np.nonzero(usable)[0]
         if len(rows) <= top:
             return [matrix.entries[row] for row in rows]
@@ -163,8 +168,8 @@ class VectorIndex:
         return [matrix.entries[row] for row in keep]
 
 
-def score(distance: str, q: list, entry: Entry) -> float:
-    """The exact score of ``entry`` for the query ``q`` (§5.4 rule 4), in 64-bit floats."""
+def score(distance: str, q: list, qq: float, entry: Entry) -> float:
+    """The exact score of ``entry`` for the query ``q`` of squared norm ``qq`` (§5.4 rule 4), in 64-bit floats."""
     s = entry.vector
     if distance == "EUCLIDEAN":
         return math.sqrt(math.fsum([(a - b) * (a - b) for a, b in zip(q, s)]))
@@ -173,7 +178,7 @@ def score(distance: str, q: list, entry: Entry) -> float:
         return dot
     # why one square root of the product: an identical vector scores exactly 0 and an opposite one exactly 2
     # (recorded), which the product of two roots misses by a rounding
-    norms = math.sqrt(math.fsum(x * x for x in q) * entry.square)
+    norms = math.sqrt(qq * entry.square)
     if norms == 0:
         return 1.0  # (a zero vector on either side: captured)
     return min(2.0, max(0.0, 1.0 - dot / norms))
@@ -184,8 +189,10 @@ def _reported(value: float) -> float:
     return max(-F32_MAX, min(F32_MAX, value))
 
 
-def _equal(stored, wanted) -> bool:
-    return type(stored) is type(wanted) and stored == wanted
+def _passes(held: dict, filters: dict) -> bool:
+    """Whether an entry holds every inline-filter attribute of ``filters``, equal (numbers by value)."""
+    return all(name in held and type(held[name]) is type(value) and held[name] == value
+               for name, value in filters.items())
 
 
 _NUMPY = []

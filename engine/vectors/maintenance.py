@@ -95,7 +95,7 @@ class TableVectors:
             if charged and consumed is not None:
                 consumed.vector_write(spec.name, charged)
             if before is not None or after is not None:
-                changes.append((spec.name, before, after, charged))
+                changes.append((spec.name, before, after, charged, index.hash_of(after or before)))
         mutation.vector_changes = changes
 
     def commit(self, mutation) -> None:
@@ -103,15 +103,12 @@ class TableVectors:
         its items' billed sizes to the table's."""
         if self._delta is not None and self._delta[0] is self.table.spec:
             self._delta = (self._delta[0], self._delta[1] + self._excess(mutation.new) - self._excess(mutation.old))
-        for name, before, after, charged in mutation.vector_changes:
+        for name, before, after, charged, hash_value in mutation.vector_changes:
             found = self.built.get(name)
             if found is not None and found.spec is self.table.spec.vector(name):
                 found.apply(before, after)
             if charged and not mutation.service:  # (a TTL deletion is no request: nothing metered)
-                spec = self.table.spec.vector(name)
-                entry = after or before
-                self.count(name, None if spec is None or spec.hash is None else entry.held[spec.hash[0]], WRITE,
-                           charged)
+                self.count(name, hash_value, WRITE, charged)
 
 
 def _key(stored_key: tuple) -> tuple:
