@@ -265,3 +265,9 @@ def key_names(key_schema: list) -> list[str]:
 def defined_names(request: dict) -> list[str]:
     """AttributeDefinitions names, in request order."""
     return [definition["AttributeName"] for definition in request.get("AttributeDefinitions", ())]
+
+
+def defined_types(request: dict) -> dict:
+    """AttributeDefinitions as name -> type (S, N or B), in request order."""
+    return {definition["AttributeName"]: definition["AttributeType"]
+            for definition in request.get("AttributeDefinitions", ())}

@@ -13,7 +13,7 @@ from ..schema import IndexSpec, KeySchema, OnDemandThroughput, Projection, Table
 from ..vectors import definitions as vectors
 from .control import (BOTH_CAPACITIES, CREATE_TABLE, INVALID, NEITHER_CAPACITY, ON_DEMAND, PROVISIONED,
                       STREAM_VIEW_TYPE_MISSING, STREAM_VIEW_TYPE_UNWANTED, control_request, defined_names,
-                      first_problem, key_names, raise_first)
+                      defined_types, first_problem, key_names, raise_first)
 
 
 def key_schema_problem(key_schema: list) -> str | None:
@@ -383,7 +383,7 @@ def create_table_spec(request: dict) -> TableSpec:
     context = _Create(checked)
     raise_first(CREATE_TABLE_CHECKS, context)
     mode = context.mode
-    types = {d["AttributeName"]: d["AttributeType"] for d in checked["AttributeDefinitions"]}
+    types = defined_types(checked)
     indexes = tuple(index_spec(index, "LSI", types, mode)
                     for index in checked.get("LocalSecondaryIndexes", ())) + tuple(
         index_spec(index, "GSI", types, mode) for index in checked.get("GlobalSecondaryIndexes", ()))

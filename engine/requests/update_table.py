@@ -9,8 +9,8 @@ from ..errors import LimitExceededException, ResourceNotFoundException, Validati
 from ..schema import IndexSpec, TableSpec, Throughput
 from .control import (GSI_LIMIT, GSI_UPDATE_AMBIGUOUS, INVALID, NEITHER_CAPACITY, NO_STREAM_TO_DISABLE,
                       NOTHING_TO_UPDATE, ON_DEMAND, PROVISIONED, STREAM_ALREADY_ENABLED,
-                      THROUGHPUT_FOR_PROVISIONED, UPDATE_TABLE, control_request, defined_names, key_names,
-                      raise_first)
+                      THROUGHPUT_FOR_PROVISIONED, UPDATE_TABLE, control_request, defined_names, defined_types,
+                      key_names, raise_first)
 from ..vectors import definitions as vectors
 from .create_table import (duplicate_definitions_problem, gsi_key_schema_problem, gsi_throughput_problem, index_spec,
                            on_demand_problem, on_demand_spec, warm_spec,
@@ -238,7 +238,7 @@ def _plan_create_gsi(plan: _Update, action: dict) -> None:
         problem = projected_count_problem(existing + projected_count([action]))
     if problem:
         raise ValidationException(problem)
-    requested = {d["AttributeName"]: d["AttributeType"] for d in plan.request.get("AttributeDefinitions", ())}
+    requested = defined_types(plan.request)
     plan.types.update((key, requested[key]) for key in key_names(action["KeySchema"]))
     index = index_spec(action, "GSI", plan.types, plan.mode)
     plan.indexes.append(index)

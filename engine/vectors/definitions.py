@@ -9,6 +9,7 @@ same-attribute dimensions → projection count; then duplicate names across ever
 from __future__ import annotations
 
 from ..errors import LimitExceededException, ResourceNotFoundException, ValidationException
+from ..requests.control import defined_types
 from ..schema import Projection, VectorIndexSpec
 from . import messages as M
 
@@ -77,8 +78,7 @@ def create_problem(request: dict, on_demand: bool, other_names: list) -> str | N
         return M.EMPTY_LIST
     if len(indexes) > MAX_INDEXES:
         return M.TOO_MANY
-    types = {d["AttributeName"]: d["AttributeType"] for d in request.get("AttributeDefinitions", ())}
-    context = {"types": types, "dimensions": {}}
+    context = {"types": defined_types(request), "dimensions": {}}
     for index in indexes:
         for check in INDEX_CHECKS:
             if problem := check(index, context):
@@ -147,8 +147,7 @@ def plan_updates(plan) -> None:
             raise ValidationException(M.ALREADY_EXISTS)
         if len(vectors) >= MAX_INDEXES:
             raise ValidationException(M.TOO_MANY)
-        requested = {d["AttributeName"]: d["AttributeType"] for d in plan.request.get("AttributeDefinitions", ())}
-        types = dict(plan.types, **requested)
+        types = dict(plan.types, **defined_types(plan.request))
         context = {"types": types, "dimensions": {index.attribute: index.dimensions for index in vectors}}
         for check in INDEX_CHECKS:
             if problem := check(action, context):
@@ -165,7 +164,7 @@ def plan_updates(plan) -> None:
 def gsi_key_problem(spec, action: dict, request: dict) -> None:
     """A GSI Create keyed on an attribute a vector index reads: DynamoDB's "cannot be redefined" (§2.4,
     captured), naming the vector and the key element."""
-    types = {d["AttributeName"]: d["AttributeType"] for d in request.get("AttributeDefinitions", ())}
+    types = defined_types(request)
     for element in action["KeySchema"]:
         index = next((v for v in spec.vectors if v.attribute == element["AttributeName"]), None)
         if index is not None:
