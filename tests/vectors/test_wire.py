@@ -5,7 +5,6 @@ real socket, and the boto3 test says why it is skipped."""
 
 from __future__ import annotations
 
-import http.client
 import json
 
 import pytest
@@ -13,12 +12,8 @@ import pytest
 import partiql
 from partiql.server import Server
 
+from ..server.conftest import Raw
 from .conftest import VE, search_vector, vec
-
-SIGNED = {"Authorization": "AWS4-HMAC-SHA256 Credential=local/20261127/us-east-1/dynamodb/aws4_request, "
-                           "SignedHeaders=host;x-amz-date, Signature=0", "X-Amz-Date": "20261127T000000Z",
-          "Content-Type": "application/x-amz-json-1.0"}
-
 
 @pytest.fixture(scope="module")
 def served():
@@ -29,13 +24,13 @@ def served():
 
 
 def _post(server, operation: str, body: dict) -> tuple:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    connection.request("POST", "/", body=json.dumps(body).encode(),
-                       headers={**SIGNED, "X-Amz-Target": f"DynamoDB_20120810.{operation}"})
-    response = connection.getresponse()
-    answer = json.loads(response.read() or b"{}")
-    connection.close()
-    return response.status, answer
+    """(status, JSON answer) of one raw request (the server tests' ``Raw``: signed, over a real socket)."""
+    connection = Raw(server)
+    try:
+        status, _, answer = connection.post(f"DynamoDB_20120810.{operation}", body)
+    finally:
+        connection.close()
+    return status, json.loads(answer or b"{}")
 
 
 def test_search_vectors_over_a_socket(served):
