@@ -32,10 +32,9 @@ from .formatting import render_items
 from .printable import printable
 from .knobs import LIMIT_HINT, Knobs
 from .progress import Progress, bar
-from .status import Run, capacity_text, leading_word, status_fragments
+from .status import READ_ONLY, Run, capacity_text, leading_word, status_fragments
 from .style import paint, wants_colour
 
-READ_ONLY = ("SELECT", "EXPLAIN", "DESCRIBE", "SHOW")  # statements after which the catalog still holds
 NOT_FOUND = (126, 127)  # the shell could not start the pager
 
 

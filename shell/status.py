@@ -16,6 +16,8 @@ from partiql.result import Result
 
 SEPARATOR = " · "
 _WORD = re.compile(r"[A-Za-z]+")
+# Statements that change nothing: the shell's catalog still holds after them, a read-only agent server runs them.
+READ_ONLY = ("SELECT", "EXPLAIN", "DESCRIBE", "SHOW")
 
 
 @dataclass

@@ -9,6 +9,7 @@ value the library refuses — into a ``ToolError`` whose words the agent can act
 from __future__ import annotations
 
 from partiql.engine.errors import DynamoDBError
+from partiql.shell.status import READ_ONLY
 
 from . import tools  # (first: the catalog and statement tools are listed first)
 from . import design_tools
@@ -17,8 +18,6 @@ from .arguments import check
 from .registry import TOOLS
 
 REGISTERING = (tools, design_tools)  # imported for the tools they register, in the order they are listed
-
-READS = ("SELECT", "EXPLAIN", "DESCRIBE", "SHOW")  # what a read-only server runs
 
 
 class Desk:
@@ -58,6 +57,6 @@ class Desk:
             return
         for text in statements:
             word = text.split(None, 1)[0].upper() if text.strip() else ""
-            if word not in READS:
+            if word not in READ_ONLY:
                 raise ToolError(f"execute: this server is read-only (partiql mcp --read-only): only "
-                                f"{', '.join(READS)} statements run, not {word or 'an empty statement'}")
+                                f"{', '.join(READ_ONLY)} statements run, not {word or 'an empty statement'}")
