@@ -45,10 +45,11 @@ def search_request(engine, table: str, index: str, vector=None, *, like=None, to
 
 def _vector_of(engine, table: str, index: str, like) -> list:
     """The vector of the item ``like`` names (the index's vector attribute)."""
-    spec = engine.table(table).spec.vector(index)
+    found_spec = engine.table(table).spec
+    spec = found_spec.vector(index)
     if spec is None:
         raise ValueError(f"{table} has no vector index {index}")
-    key = like if isinstance(like, dict) else {engine.table(table).spec.key.hash_name: like}
+    key = like if isinstance(like, dict) else {found_spec.key.hash_name: like}
     found = wire_call(engine, "GetItem", {"TableName": table, "Key": {
         name: to_wire(from_python(exact(value))) for name, value in key.items()}}).get("Item")
     if found is None or spec.attribute not in found or "L" not in found[spec.attribute]:
