@@ -66,6 +66,13 @@ class VectorIndex:
                 + utf8_len(spec.attribute) + 4 * spec.dimensions)
         return Entry(key, vector, held, size)
 
+    def held_entry(self, key: tuple, item: dict | None) -> Entry | None:
+        """The entry this index holds for the stored ``item`` of ``key`` (what ``entry_of`` would make again)."""
+        if item is None:
+            return None
+        where = None if self.spec.hash is None else item.get(self.spec.hash[0])
+        return self.partitions.get(where, {}).get(key)
+
     def charge(self, before: Entry | None, after: Entry | None) -> int:
         """VectorWriteRequestBytes of a write that turns ``before`` into ``after`` (0: not charged)."""
         if before is None and after is None:

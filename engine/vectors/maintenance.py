@@ -87,9 +87,12 @@ class TableVectors:
             check_item(self.table.spec.vectors, new.item, update is not None)
         key = (mutation.pk,) + (mutation.sort or ())
         changes = []
+        old = mutation.old.item if mutation.old is not None else None
         for spec in self.table.spec.vectors:
-            index = self.built.get(spec.name) or VectorIndex(spec, self.table.spec.key)
-            before = index.entry_of(key, mutation.old.item if mutation.old is not None else None)
+            built = self.built.get(spec.name)
+            index = built if built is not None and built.spec is spec else VectorIndex(spec, self.table.spec.key)
+            # (a built index holds the old item's entry: made once, when that item was written)
+            before = index.held_entry(key, old) if index is built else index.entry_of(key, old)
             after = index.entry_of(key, new.item if new is not None else None)
             charged = index.charge(before, after)
             if charged and consumed is not None:
